@@ -1,0 +1,90 @@
+# gigebench: one plain Makefile (see ../shared/STYLE.md, habit 11).
+#
+#   make                 build build/gigebench
+#   make check           unit tests (cmocka) and loopback/namespace tests
+#   make asan            build with ASan+UBSan into build-asan/
+#   make check-asan      the whole check under ASan+UBSan
+#   make lint            mandoc -Tlint on the man page, cppcheck
+#   make install         PREFIX=/usr/local DESTDIR=
+#   make clean
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+BUILD	?= build
+
+CC	?= cc
+PKGS	= libevent libevent_pthreads jansson
+PKGS_TEST = cmocka
+CPPFLAGS += -D_GNU_SOURCE -Isrc
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wpointer-arith \
+	   -Wmissing-prototypes -Wstrict-prototypes -pthread \
+	   $(shell pkg-config --cflags $(PKGS))
+LDLIBS	+= $(shell pkg-config --libs $(PKGS)) -pthread -lm
+TEST_CFLAGS = $(shell pkg-config --cflags $(PKGS_TEST))
+TEST_LIBS = $(shell pkg-config --libs $(PKGS_TEST))
+
+SRCS	= $(filter-out src/main.c, $(wildcard src/*.c))
+OBJS	= $(SRCS:src/%.c=$(BUILD)/%.o)
+LIB	= $(BUILD)/libgigebench.a
+BIN	= $(BUILD)/gigebench
+TESTS	= $(patsubst tests/%.c, $(BUILD)/tests/%, $(wildcard tests/test_*.c))
+
+all: $(BIN)
+
+$(BUILD)/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/main.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIB) \
+	    $(LDFLAGS) $(TEST_LIBS) $(LDLIBS)
+
+# Unit tests run from the top directory so fixture paths are stable.
+check-unit: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+
+check-loopback: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/loopback.sh
+
+check-man: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) sh tests/man.sh
+
+check: check-unit check-loopback check-man
+
+SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -fno-sanitize-recover=all
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
+
+check-asan:
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+
+lint:
+	mandoc -Tlint -W warning man/gigebench.1
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+	    --inline-suppr -Isrc src
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/gigebench
+	install -m 0644 man/gigebench.1 $(DESTDIR)$(MANDIR)/man1/gigebench.1
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all check check-unit check-loopback check-man asan check-asan lint \
+	install clean
+.PRECIOUS: $(BUILD)/%.o
+
+-include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

@@ -1,0 +1,310 @@
+/*
+ * client.c: the connecting side.  Handshake and results use blocking
+ * control I/O with deadlines (ctl.c); the transfer runs on a libevent loop
+ * that also watches the control connection and SIGINT/SIGTERM, so a
+ * listener that fails or vanishes mid-test ends the test promptly.
+ */
+#include <sys/socket.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "client.h"
+#include "ctl.h"
+#include "report.h"
+#include "sock.h"
+#include "xfer.h"
+
+struct client {
+	const struct client_config	*cfg;
+	const struct gb_params		*p;
+	int				 is_tx;
+	int				 ctl;
+	int				 fds[GB_MAX_STREAMS];
+	struct event_base		*base;
+	struct xfer			*x;
+	struct proto_reader		 rd;
+	int				 verbose;
+};
+
+static void
+trace(const struct client *c, const char *what, const char *detail)
+{
+	if (c->verbose >= 2)
+		fprintf(stderr, "gigebench: %s%s%s\n", what,
+		    detail != NULL ? ": " : "", detail != NULL ? detail : "");
+}
+
+/* A refusal or a header from another program or version: exit 3. */
+static int
+status_of(int rc)
+{
+	return rc == PROTO_E_MAGIC || rc == PROTO_E_VERSION ?
+	    CLIENT_REFUSED : CLIENT_FAILED;
+}
+
+static int
+expect(struct client *c, int type, struct proto_msg *m, int timeout_ms,
+    char *err, size_t errlen)
+{
+	char sub[GB_ERR_LEN];
+	int rc;
+
+	rc = ctl_recv(c->ctl, m, timeout_ms, sub, sizeof(sub));
+	if (rc != PROTO_OK) {
+		snprintf(err, errlen, "waiting for %s from %s: %s",
+		    proto_type_str(type), c->cfg->opts->host, sub);
+		return status_of(rc);
+	}
+	trace(c, "received", proto_type_str(m->type));
+	if (m->type == PROTO_REFUSE) {
+		snprintf(err, errlen, "refused by %s (%s): %s",
+		    c->cfg->opts->host, proto_refusal_str(m->refusal),
+		    m->message);
+		return CLIENT_REFUSED;
+	}
+	if (m->type == PROTO_ERROR) {
+		snprintf(err, errlen, "error from %s: %s",
+		    c->cfg->opts->host, m->message);
+		return CLIENT_FAILED;
+	}
+	if (m->type != type) {
+		snprintf(err, errlen, "protocol error: %s sent %s, expected %s",
+		    c->cfg->opts->host, proto_type_str(m->type),
+		    proto_type_str(type));
+		return CLIENT_FAILED;
+	}
+	return CLIENT_OK;
+}
+
+static int
+send_msg(struct client *c, struct proto_msg *m, int fd, char *err,
+    size_t errlen)
+{
+	char sub[GB_ERR_LEN];
+
+	trace(c, "sending", proto_type_str(m->type));
+	if (ctl_send(fd, m, GB_HANDSHAKE_MS, sub, sizeof(sub)) != PROTO_OK) {
+		snprintf(err, errlen, "%s: %s", c->cfg->opts->host, sub);
+		return CLIENT_FAILED;
+	}
+	return CLIENT_OK;
+}
+
+static int
+handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
+{
+	const struct gb_opts *o = c->cfg->opts;
+	struct proto_msg *m;
+	char token[PROTO_TOKEN_LEN + 1];
+	unsigned i;
+	int rc;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return CLIENT_FAILED;
+	}
+	m->type = PROTO_HELLO;
+	m->params = *c->p;
+	if ((rc = send_msg(c, m, c->ctl, err, errlen)) != CLIENT_OK ||
+	    (rc = expect(c, PROTO_ACCEPT, m, GB_HANDSHAKE_MS, err,
+	    errlen)) != CLIENT_OK)
+		goto out;
+	memcpy(token, m->token, sizeof(token));
+	for (i = 0; i < c->p->streams; i++) {
+		c->fds[i] = sock_connect(a, o->bind_addr, c->p, c->is_tx,
+		    GB_HANDSHAKE_MS, err, errlen);
+		if (c->fds[i] == -1) {
+			rc = CLIENT_FAILED;
+			goto out;
+		}
+		memset(m, 0, sizeof(*m));
+		m->type = PROTO_DATA;
+		memcpy(m->token, token, sizeof(m->token));
+		m->stream = i;
+		if ((rc = send_msg(c, m, c->fds[i], err, errlen)) != CLIENT_OK)
+			goto out;
+	}
+	rc = expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err, errlen);
+out:
+	free(m);
+	return rc;
+}
+
+static void
+on_xfer_done(void *arg)
+{
+	struct client *c = arg;
+
+	event_base_loopbreak(c->base);
+}
+
+static void
+on_interval(const struct gb_interval *iv, int is_tx, void *arg)
+{
+	struct client *c = arg;
+
+	if (c->cfg->interval_out != NULL) {
+		report_interval_line(c->cfg->interval_out, iv, is_tx,
+		    c->cfg->opts->unit);
+		fflush(c->cfg->interval_out);
+	}
+}
+
+/* The listener speaks during the transfer only to report an error. */
+static void
+on_ctl(evutil_socket_t fd, short what, void *arg)
+{
+	struct client *c = arg;
+	struct proto_msg *m;
+	char err[GB_ERR_LEN] = "out of memory", why[2 * GB_ERR_LEN];
+	int rc;
+
+	(void)what;
+	rc = ctl_read_some(fd, &c->rd, err, sizeof(err));
+	if (rc == 0)
+		return;
+	snprintf(why, sizeof(why), "listener: %s", err);
+	if (rc == 1 && (m = malloc(sizeof(*m))) != NULL) {
+		if (proto_reader_decode(&c->rd, m, err, sizeof(err)) !=
+		    PROTO_OK)
+			snprintf(why, sizeof(why), "listener: %s", err);
+		else if (m->type == PROTO_ERROR)
+			snprintf(why, sizeof(why), "listener: %s", m->message);
+		else
+			snprintf(why, sizeof(why), "listener: unexpected %s "
+			    "message", proto_type_str(m->type));
+		free(m);
+	}
+	xfer_abort(c->x, why);
+}
+
+static void
+on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct client *c = arg;
+
+	(void)what;
+	xfer_abort(c->x, sig == SIGINT ? "interrupted (SIGINT)" :
+	    "terminated (SIGTERM)");
+}
+
+static int
+transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
+    char *err, size_t errlen)
+{
+	struct xfer_config xc = {
+		.params = c->p, .is_tx = c->is_tx, .fds = c->fds,
+		.roots = c->cfg->roots, .ifname = c->cfg->opts->iface,
+		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = c,
+	};
+	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;
+	int rc = CLIENT_FAILED;
+
+	if ((c->base = event_base_new()) == NULL) {
+		snprintf(err, errlen, "cannot create the event loop");
+		return CLIENT_FAILED;
+	}
+	if ((c->x = xfer_start(c->base, &xc, err, errlen)) == NULL)
+		goto out;
+	ctl_ev = event_new(c->base, c->ctl, EV_READ | EV_PERSIST, on_ctl, c);
+	sigint = evsignal_new(c->base, SIGINT, on_signal, c);
+	sigterm = evsignal_new(c->base, SIGTERM, on_signal, c);
+	if (ctl_ev == NULL || sigint == NULL || sigterm == NULL) {
+		xfer_abort(c->x, "out of memory");
+	} else {
+		event_add(ctl_ev, NULL);
+		event_add(sigint, NULL);
+		event_add(sigterm, NULL);
+	}
+	event_base_dispatch(c->base);
+	if (xfer_finish(c->x, mine, r, err, errlen) == 0)
+		rc = CLIENT_OK;
+out:
+	if (ctl_ev != NULL)
+		event_free(ctl_ev);
+	if (sigint != NULL)
+		event_free(sigint);
+	if (sigterm != NULL)
+		event_free(sigterm);
+	xfer_free(c->x);
+	c->x = NULL;
+	event_base_free(c->base);
+	return rc;
+}
+
+/* Send our side, receive the listener's. */
+static int
+exchange(struct client *c, const struct gb_side *mine, struct gb_side *peer,
+    char *err, size_t errlen)
+{
+	struct proto_msg *m;
+	int rc;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return CLIENT_FAILED;
+	}
+	m->type = PROTO_DONE;
+	m->side = *mine;
+	if ((rc = send_msg(c, m, c->ctl, err, errlen)) == CLIENT_OK &&
+	    (rc = expect(c, PROTO_RESULT, m, GB_SILENT_MS + GB_HANDSHAKE_MS,
+	    err, errlen)) == CLIENT_OK)
+		*peer = m->side;
+	free(m);
+	return rc;
+}
+
+int
+client_run(const struct client_config *cfg, struct gb_result *r, char *err,
+    size_t errlen)
+{
+	const struct gb_opts *o = cfg->opts;
+	struct client c;
+	struct sock_addr a;
+	struct gb_side *mine, *peer;
+	unsigned i;
+	int rc = CLIENT_FAILED;
+
+	memset(&c, 0, sizeof(c));
+	c.cfg = cfg;
+	c.p = &o->params;
+	c.is_tx = o->params.direction == GB_DIR_CLIENT_SENDS;
+	c.verbose = o->verbose;
+	c.ctl = -1;
+	for (i = 0; i < GB_MAX_STREAMS; i++)
+		c.fds[i] = -1;
+	proto_reader_init(&c.rd);
+	r->params = o->params;
+	r->port = o->port;
+	r->local_is_sender = c.is_tx;
+	mine = c.is_tx ? &r->sender : &r->receiver;
+	peer = c.is_tx ? &r->receiver : &r->sender;
+
+	if (sock_resolve(o->host, o->port, o->family, &a, err, errlen) == -1)
+		return CLIENT_FAILED;
+	sock_ntop((struct sockaddr *)&a.ss, r->peer, sizeof(r->peer));
+	c.ctl = sock_connect(&a, o->bind_addr, NULL, 0, GB_HANDSHAKE_MS, err,
+	    errlen);
+	if (c.ctl == -1)
+		goto out;
+	trace(&c, "connected", r->peer);
+	if ((rc = handshake(&c, &a, err, errlen)) != CLIENT_OK)
+		goto out;
+	if ((rc = transfer(&c, mine, r, err, errlen)) != CLIENT_OK)
+		goto out;
+	rc = exchange(&c, mine, peer, err, errlen);
+out:
+	for (i = 0; i < GB_MAX_STREAMS; i++)
+		if (c.fds[i] != -1)
+			close(c.fds[i]);
+	if (c.ctl != -1)
+		close(c.ctl);
+	proto_reader_reset(&c.rd);
+	return rc;
+}

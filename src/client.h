@@ -1,0 +1,30 @@
+/*
+ * client.h: the connecting side (-t HOST, -r HOST).  It decides the test's
+ * parameters, runs the handshake, the transfer and the exchange of both
+ * ends' figures, and returns them in one struct gb_result.
+ */
+#ifndef GB_CLIENT_H
+#define GB_CLIENT_H
+
+#include <stdio.h>
+
+#include "hoststat.h"
+#include "opts.h"
+#include "result.h"
+
+enum client_status {
+	CLIENT_OK = 0,
+	CLIENT_FAILED = 1,	/* test or network failure */
+	CLIENT_REFUSED = 3	/* busy, other version, not gigebench */
+};
+
+struct client_config {
+	const struct gb_opts		*opts;
+	const struct hoststat_roots	*roots;
+	FILE				*interval_out;	/* NULL: none */
+};
+
+int	client_run(const struct client_config *, struct gb_result *,
+	    char *err, size_t errlen);
+
+#endif /* GB_CLIENT_H */

@@ -1,0 +1,32 @@
+/*
+ * ctl.h: control messages over a socket, every call bounded by a deadline,
+ * so no step blocks forever on a silent peer.  Works on blocking and
+ * non-blocking sockets alike (poll() plus MSG_DONTWAIT).
+ */
+#ifndef GB_CTL_H
+#define GB_CTL_H
+
+#include <stddef.h>
+
+#include "proto.h"
+
+/* Bounds every step of the handshake with a silent peer. */
+#define GB_HANDSHAKE_MS	5000
+
+/* Beyond enum proto_status. */
+#define CTL_E_IO	(-10)	/* errno in the message */
+#define CTL_E_TIMEOUT	(-11)
+#define CTL_E_EOF	(-12)	/* peer closed */
+
+int	ctl_send(int fd, const struct proto_msg *, int timeout_ms,
+	    char *err, size_t errlen);
+/* Read one whole message; PROTO_OK or a negative status, reason in err. */
+int	ctl_recv(int fd, struct proto_msg *, int timeout_ms,
+	    char *err, size_t errlen);
+/*
+ * Read what is available without waiting into r; 1 when a message is
+ * complete, 0 when more is needed, or a negative status.
+ */
+int	ctl_read_some(int fd, struct proto_reader *, char *err, size_t errlen);
+
+#endif /* GB_CTL_H */

@@ -1,0 +1,159 @@
+/*
+ * main.c: parse the command line, run the role, render the figures, and
+ * pick the exit status.  The only file that prints final results and the
+ * only one that exits.
+ *
+ * Exit status: 0 success, 1 test or network failure, 2 usage error,
+ * 3 refused by the peer (busy, other protocol version, not gigebench).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/thread.h>
+#include <jansson.h>
+
+#include "client.h"
+#include "opts.h"
+#include "report.h"
+#include "server.h"
+#include "version.h"
+
+enum {
+	EXIT_TEST_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_REFUSED = 3
+};
+
+struct output {
+	const struct gb_opts	*opts;
+};
+
+static void
+print_json(json_t *doc)
+{
+	if (doc == NULL) {
+		/* Still one valid document, whatever ran out. */
+		puts("{\"error\": \"cannot build the JSON report\"}");
+		return;
+	}
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_SORT_KEYS |
+	    JSON_REAL_PRECISION(12));
+	fputc('\n', stdout);
+	json_decref(doc);
+}
+
+static void
+print_error(const struct gb_opts *o, const char *msg, int code)
+{
+	json_t *doc;
+
+	fprintf(stderr, "gigebench: %s\n", msg);
+	if (!o->json)
+		return;
+	doc = json_pack("{s:s, s:s, s:i}", "program", "gigebench", "error",
+	    msg, "exit_code", code);
+	if (doc != NULL && code != EXIT_USAGE)
+		json_object_set_new(doc, "params",
+		    report_params_json(&o->params));
+	print_json(doc);
+}
+
+static void
+render(const struct gb_result *r, void *arg)
+{
+	const struct output *out = arg;
+	const struct gb_opts *o = out->opts;
+	struct report_style st = {
+		.unit = o->unit, .verbose = o->verbose, .quiet = o->quiet,
+	};
+
+	if (o->json)
+		print_json(report_json(r));
+	else
+		report_text(stdout, r, &st);
+	fflush(stdout);
+}
+
+static int
+run_client(const struct gb_opts *o, const struct hoststat_roots *roots)
+{
+	struct client_config cfg = {
+		.opts = o, .roots = roots,
+		.interval_out = o->json || o->quiet ? NULL : stdout,
+	};
+	struct output out = { .opts = o };
+	struct gb_result *r;
+	char err[GB_ERR_LEN];
+	int rc;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		print_error(o, "out of memory", EXIT_TEST_FAILED);
+		return EXIT_TEST_FAILED;
+	}
+	rc = client_run(&cfg, r, err, sizeof(err));
+	if (rc == CLIENT_OK)
+		render(r, &out);
+	else
+		print_error(o, err, rc == CLIENT_REFUSED ? EXIT_REFUSED :
+		    EXIT_TEST_FAILED);
+	free(r);
+	return rc == CLIENT_OK ? 0 : rc == CLIENT_REFUSED ? EXIT_REFUSED :
+	    EXIT_TEST_FAILED;
+}
+
+static int
+run_server(const struct gb_opts *o, const struct hoststat_roots *roots)
+{
+	struct output out = { .opts = o };
+	struct server_config cfg = {
+		.opts = o, .roots = roots,
+		.interval_out = o->json || o->quiet ? NULL : stdout,
+		.report_cb = render, .arg = &out,
+	};
+	char err[GB_ERR_LEN];
+
+	if (server_run(&cfg, err, sizeof(err)) == -1) {
+		print_error(o, err, EXIT_TEST_FAILED);
+		return EXIT_TEST_FAILED;
+	}
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct gb_opts o;
+	struct hoststat_roots roots;
+	char err[GB_ERR_LEN];
+	const char *env;
+
+	switch (opts_parse(argc, argv, &o, err, sizeof(err))) {
+	case OPTS_HELP:
+		opts_usage(stdout);
+		return 0;
+	case OPTS_VERSION:
+		printf("gigebench %s\n", GB_VERSION);
+		return 0;
+	case OPTS_ERROR:
+		print_error(&o, err, EXIT_USAGE);
+		fprintf(stderr, "Try 'gigebench --help' for more "
+		    "information.\n");
+		return EXIT_USAGE;
+	}
+	roots.procfs = (env = getenv("GIGEBENCH_PROCFS")) != NULL &&
+	    *env != '\0' ? env : "/proc";
+	roots.sysfs = (env = getenv("GIGEBENCH_SYSFS")) != NULL &&
+	    *env != '\0' ? env : "/sys";
+	/* Data threads wake the event loop with event_active(). */
+	if (evthread_use_pthreads() == -1) {
+		print_error(&o, "cannot enable libevent threads",
+		    EXIT_TEST_FAILED);
+		return EXIT_TEST_FAILED;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (o.role == GB_ROLE_CONNECT)
+		return run_client(&o, &roots);
+	return run_server(&o, &roots);
+}

@@ -1,0 +1,45 @@
+/*
+ * opts.h: the command line.  opts_parse() fills struct gb_opts from argv,
+ * range-checks every number and returns instead of exiting, with a message
+ * that names the option and the value.  main.c decides what to do with it.
+ */
+#ifndef GB_OPTS_H
+#define GB_OPTS_H
+
+#include <stdio.h>
+#include <stdint.h>
+
+#include "params.h"
+
+enum gb_role {
+	GB_ROLE_LISTEN = 0,	/* -r or -S without a host */
+	GB_ROLE_CONNECT = 1	/* -t HOST or -r HOST */
+};
+
+enum opts_status {
+	OPTS_OK = 0,
+	OPTS_ERROR = -1,	/* usage error, message in err */
+	OPTS_HELP = 1,		/* -h */
+	OPTS_VERSION = 2	/* -V */
+};
+
+struct gb_opts {
+	int			role;		/* enum gb_role */
+	const char		*host;		/* points into argv */
+	uint16_t		port;		/* -p */
+	const char		*bind_addr;	/* -B */
+	int			once;		/* -1 */
+	int			family;		/* AF_UNSPEC, -4 AF_INET, -6 AF_INET6 */
+	char			unit;		/* -f: k m g K M G */
+	int			verbose;	/* -v count */
+	int			quiet;		/* -q */
+	int			json;		/* -J */
+	const char		*iface;		/* -I */
+	struct gb_params	params;
+};
+
+int	opts_parse(int argc, char **argv, struct gb_opts *,
+	    char *err, size_t errlen);
+void	opts_usage(FILE *);
+
+#endif /* GB_OPTS_H */

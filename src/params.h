@@ -1,0 +1,49 @@
+/*
+ * params.h: the parameters of one test.  The connecting side decides every
+ * one of them and sends them to the listener in the hello message; the
+ * listener range-checks them again (proto.c) before acting on them.
+ * Plain data, no behaviour.
+ */
+#ifndef GB_PARAMS_H
+#define GB_PARAMS_H
+
+#include <stdint.h>
+
+enum gb_direction {
+	GB_DIR_CLIENT_SENDS = 0,	/* -t HOST: connecting side transmits */
+	GB_DIR_CLIENT_RECEIVES = 1	/* -r HOST: listening side transmits */
+};
+
+/* Defaults and limits shared by the option parser and the protocol. */
+#define GB_DEFAULT_PORT		5001
+#define GB_DEFAULT_BUFLEN	(128u * 1024)
+#define GB_DEFAULT_DURATION_MS	10000u
+#define GB_MIN_BUFLEN		1u
+#define GB_MAX_BUFLEN		(64u * 1024 * 1024)
+#define GB_MIN_DURATION_MS	100u
+#define GB_MAX_DURATION_MS	(86400u * 1000)
+#define GB_MAX_STREAMS		128u
+#define GB_MIN_SOCKBUF		1024u
+#define GB_MAX_SOCKBUF		(1024u * 1024 * 1024)
+#define GB_MIN_MSS		88u	/* TCP_MIN_MSS in the kernel */
+#define GB_MAX_MSS		65535u
+#define GB_MIN_INTERVAL_MS	100u
+#define GB_MAX_INTERVAL_MS	(3600u * 1000)
+#define GB_MAX_NBUF		(UINT64_C(1) << 40)
+
+struct gb_params {
+	int		direction;	/* enum gb_direction */
+	uint32_t	buflen;		/* -l: bytes per write()/read() */
+	uint64_t	nbuf;		/* -n: buffers per stream, 0 = no limit */
+	uint32_t	duration_ms;	/* -T */
+	uint32_t	streams;	/* -P */
+	uint32_t	sndbuf;		/* -b/--sndbuf: SO_SNDBUF, 0 = default */
+	uint32_t	rcvbuf;		/* -b/--rcvbuf: SO_RCVBUF, 0 = default */
+	uint32_t	mss;		/* -M: TCP_MAXSEG, 0 = default */
+	int		nodelay;	/* -D: TCP_NODELAY */
+	uint32_t	interval_ms;	/* -i: 0 = no interval reports */
+};
+
+void	params_init(struct gb_params *);
+
+#endif /* GB_PARAMS_H */

@@ -1,0 +1,493 @@
+/*
+ * proto.c: the control protocol codec (see proto.h for the wire format).
+ *
+ * It owns framing, the JSON bodies of each message type and the checks of
+ * every field a peer sends: type, presence and range.  Everything a peer
+ * says is validated here, once, before any other module sees it; a length
+ * is checked against the cap before a byte is allocated for it.  No sockets,
+ * no clocks, no globals.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "proto.h"
+#include "report.h"
+#include "version.h"
+
+static json_t	*params_to_json(const struct gb_params *);
+static int	 params_from_json(const json_t *, struct gb_params *,
+		    char *, size_t);
+static int	 get_uint(const json_t *, const char *, uint64_t, uint64_t,
+		    uint64_t *, char *, size_t);
+static int	 get_string(const json_t *, const char *, char *, size_t,
+		    char *, size_t);
+
+static const char *const type_names[] = {
+	[PROTO_HELLO] = "hello",
+	[PROTO_ACCEPT] = "accept",
+	[PROTO_REFUSE] = "refuse",
+	[PROTO_DATA] = "data",
+	[PROTO_START] = "start",
+	[PROTO_DONE] = "done",
+	[PROTO_RESULT] = "result",
+	[PROTO_ERROR] = "error",
+};
+
+static const char *const refusal_names[] = {
+	[PROTO_REFUSE_BUSY] = "busy",
+	[PROTO_REFUSE_VERSION] = "version",
+	[PROTO_REFUSE_PARAMS] = "params",
+	[PROTO_REFUSE_PROTOCOL] = "protocol",
+};
+
+const char *
+proto_type_str(int type)
+{
+	if (type < PROTO_HELLO || type > PROTO_TYPE_MAX)
+		return "unknown";
+	return type_names[type];
+}
+
+const char *
+proto_refusal_str(int refusal)
+{
+	if (refusal < PROTO_REFUSE_BUSY || refusal > PROTO_REFUSE_PROTOCOL)
+		return "unknown";
+	return refusal_names[refusal];
+}
+
+const char *
+proto_status_str(int status)
+{
+	switch (status) {
+	case PROTO_OK:
+		return "ok";
+	case PROTO_E_MAGIC:
+		return "peer is not gigebench (bad magic)";
+	case PROTO_E_VERSION:
+		return "peer speaks another protocol version";
+	case PROTO_E_TYPE:
+		return "unknown message type";
+	case PROTO_E_LENGTH:
+		return "message length over the cap";
+	case PROTO_E_BODY:
+		return "malformed message body";
+	}
+	return "unknown status";
+}
+
+void
+proto_header_encode(uint8_t out[PROTO_HEADER_LEN], int type, uint32_t length)
+{
+	memcpy(out, PROTO_MAGIC, 4);
+	out[4] = PROTO_VERSION;
+	out[5] = (uint8_t)type;
+	out[6] = 0;
+	out[7] = 0;
+	out[8] = (uint8_t)(length >> 24);
+	out[9] = (uint8_t)(length >> 16);
+	out[10] = (uint8_t)(length >> 8);
+	out[11] = (uint8_t)length;
+}
+
+int
+proto_header_decode(const uint8_t in[PROTO_HEADER_LEN], struct proto_header *h)
+{
+	if (memcmp(in, PROTO_MAGIC, 4) != 0)
+		return PROTO_E_MAGIC;
+	h->version = in[4];
+	h->type = in[5];
+	h->flags = (uint16_t)(in[6] << 8 | in[7]);
+	h->length = (uint32_t)in[8] << 24 | (uint32_t)in[9] << 16 |
+	    (uint32_t)in[10] << 8 | in[11];
+	if (h->version != PROTO_VERSION)
+		return PROTO_E_VERSION;
+	if (h->type < PROTO_HELLO || h->type > PROTO_TYPE_MAX)
+		return PROTO_E_TYPE;
+	if (h->length > PROTO_MAX_BODY)
+		return PROTO_E_LENGTH;
+	return PROTO_OK;
+}
+
+void
+proto_reader_init(struct proto_reader *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void
+proto_reader_reset(struct proto_reader *r)
+{
+	free(r->body);
+	proto_reader_init(r);
+}
+
+size_t
+proto_reader_want(const struct proto_reader *r)
+{
+	if (r->status != PROTO_OK)
+		return 0;
+	if (r->got < PROTO_HEADER_LEN)
+		return PROTO_HEADER_LEN - r->got;
+	return PROTO_HEADER_LEN + r->h.length - r->got;
+}
+
+int
+proto_reader_done(const struct proto_reader *r)
+{
+	return r->status == PROTO_OK && r->got >= PROTO_HEADER_LEN &&
+	    r->got == PROTO_HEADER_LEN + r->h.length;
+}
+
+long
+proto_reader_push(struct proto_reader *r, const uint8_t *p, size_t len)
+{
+	size_t n, want = proto_reader_want(r);
+
+	if (r->status != PROTO_OK)
+		return -1;
+	n = len < want ? len : want;
+	if (r->got < PROTO_HEADER_LEN) {
+		memcpy(r->hdr + r->got, p, n);
+		r->got += n;
+		if (r->got < PROTO_HEADER_LEN)
+			return (long)n;
+		r->status = proto_header_decode(r->hdr, &r->h);
+		if (r->status != PROTO_OK)
+			return -1;
+		/* +1: room for a NUL, so the body is a C string too. */
+		r->body = calloc(1, (size_t)r->h.length + 1);
+		if (r->body == NULL) {
+			r->status = PROTO_E_LENGTH;
+			return -1;
+		}
+		return (long)n;
+	}
+	memcpy(r->body + (r->got - PROTO_HEADER_LEN), p, n);
+	r->got += n;
+	return (long)n;
+}
+
+int
+proto_reader_decode(const struct proto_reader *r, struct proto_msg *m,
+    char *err, size_t errlen)
+{
+	if (!proto_reader_done(r)) {
+		snprintf(err, errlen, "incomplete message");
+		return PROTO_E_BODY;
+	}
+	return proto_body_decode(r->h.type, r->body, r->h.length, m, err,
+	    errlen);
+}
+
+/*
+ * Integer members: present, a JSON integer, within [min, max].  jansson
+ * parses integers into json_int_t (long long), so a negative value is
+ * caught here before any cast.
+ */
+static int
+get_uint(const json_t *o, const char *key, uint64_t min, uint64_t max,
+    uint64_t *out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+	json_int_t i;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "missing member \"%s\"", key);
+		return -1;
+	}
+	if (!json_is_integer(v)) {
+		snprintf(err, errlen, "member \"%s\" is not an integer", key);
+		return -1;
+	}
+	i = json_integer_value(v);
+	if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
+		snprintf(err, errlen, "member \"%s\" is out of range "
+		    "(%llu-%llu): %lld", key, (unsigned long long)min,
+		    (unsigned long long)max, (long long)i);
+		return -1;
+	}
+	*out = (uint64_t)i;
+	return 0;
+}
+
+static int
+get_string(const json_t *o, const char *key, char *out, size_t outlen,
+    char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (v == NULL || !json_is_string(v)) {
+		snprintf(err, errlen, "member \"%s\" is %s", key,
+		    v == NULL ? "missing" : "not a string");
+		return -1;
+	}
+	if (json_string_length(v) >= outlen) {
+		snprintf(err, errlen, "member \"%s\" is too long", key);
+		return -1;
+	}
+	/* json_string_value() may hold a NUL; copy what fits the C view. */
+	snprintf(out, outlen, "%s", json_string_value(v));
+	return 0;
+}
+
+static json_t *
+params_to_json(const struct gb_params *p)
+{
+	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I}",
+	    "direction", p->direction,
+	    "buflen", (json_int_t)p->buflen,
+	    "nbuf", (json_int_t)p->nbuf,
+	    "duration_ms", (json_int_t)p->duration_ms,
+	    "streams", (json_int_t)p->streams,
+	    "sndbuf", (json_int_t)p->sndbuf,
+	    "rcvbuf", (json_int_t)p->rcvbuf,
+	    "mss", (json_int_t)p->mss,
+	    "nodelay", p->nodelay,
+	    "interval_ms", (json_int_t)p->interval_ms);
+}
+
+/*
+ * The listener acts on these, so each is range-checked against the same
+ * limits as the command line; a field of the wrong type is refused, not
+ * coerced.
+ */
+static int
+params_from_json(const json_t *o, struct gb_params *p, char *err,
+    size_t errlen)
+{
+	static const struct {
+		const char	*key;
+		uint64_t	 min, max;
+		size_t		 off, size;
+	} f[] = {
+#define F(k, lo, hi) { #k, lo, hi, offsetof(struct gb_params, k), \
+	sizeof(((struct gb_params *)0)->k) }
+		F(buflen, GB_MIN_BUFLEN, GB_MAX_BUFLEN),
+		F(nbuf, 0, GB_MAX_NBUF),
+		F(duration_ms, GB_MIN_DURATION_MS, GB_MAX_DURATION_MS),
+		F(streams, 1, GB_MAX_STREAMS),
+		F(sndbuf, 0, GB_MAX_SOCKBUF),
+		F(rcvbuf, 0, GB_MAX_SOCKBUF),
+		F(mss, 0, GB_MAX_MSS),
+		F(interval_ms, 0, GB_MAX_INTERVAL_MS),
+#undef F
+	};
+	const json_t *v;
+	uint64_t u;
+	uint32_t u32;
+	size_t i;
+
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "member \"params\" is not an object");
+		return -1;
+	}
+	params_init(p);
+	if (get_uint(o, "direction", 0, 1, &u, err, errlen) == -1)
+		return -1;
+	p->direction = (int)u;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (get_uint(o, f[i].key, f[i].min, f[i].max, &u, err,
+		    errlen) == -1)
+			return -1;
+		if (f[i].size == sizeof(uint64_t)) {
+			memcpy((char *)p + f[i].off, &u, sizeof(u));
+		} else {
+			u32 = (uint32_t)u;
+			memcpy((char *)p + f[i].off, &u32, sizeof(u32));
+		}
+	}
+	v = json_object_get(o, "nodelay");
+	if (v == NULL || !json_is_boolean(v)) {
+		snprintf(err, errlen, "member \"nodelay\" is not a boolean");
+		return -1;
+	}
+	p->nodelay = json_is_true(v);
+	return proto_params_check(p, err, errlen);
+}
+
+int
+proto_params_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	if (p->mss != 0 && p->mss < GB_MIN_MSS) {
+		snprintf(err, errlen, "mss is too small (min %u): %u",
+		    GB_MIN_MSS, p->mss);
+		return -1;
+	}
+	if ((p->sndbuf != 0 && p->sndbuf < GB_MIN_SOCKBUF) ||
+	    (p->rcvbuf != 0 && p->rcvbuf < GB_MIN_SOCKBUF)) {
+		snprintf(err, errlen, "socket buffer is too small (min %u)",
+		    GB_MIN_SOCKBUF);
+		return -1;
+	}
+	if (p->interval_ms != 0 && (p->interval_ms < GB_MIN_INTERVAL_MS ||
+	    p->interval_ms > p->duration_ms)) {
+		snprintf(err, errlen, "interval is out of range (%u ms-%u ms): "
+		    "%u ms", GB_MIN_INTERVAL_MS, p->duration_ms,
+		    p->interval_ms);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+token_check(const char *t, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; t[i] != '\0'; i++)
+		if (!((t[i] >= '0' && t[i] <= '9') ||
+		    (t[i] >= 'a' && t[i] <= 'f')))
+			break;
+	if (i != PROTO_TOKEN_LEN || t[i] != '\0') {
+		snprintf(err, errlen, "member \"token\" is not %d hex digits",
+		    PROTO_TOKEN_LEN);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_members(const json_t *o, struct proto_msg *m, char *err,
+    size_t errlen)
+{
+	const json_t *v;
+	uint64_t u;
+
+	switch (m->type) {
+	case PROTO_HELLO:
+		if (get_string(o, "version", m->version, sizeof(m->version),
+		    err, errlen) == -1)
+			return -1;
+		return params_from_json(json_object_get(o, "params"),
+		    &m->params, err, errlen);
+	case PROTO_ACCEPT:
+		if (get_string(o, "token", m->token, sizeof(m->token), err,
+		    errlen) == -1)
+			return -1;
+		return token_check(m->token, err, errlen);
+	case PROTO_DATA:
+		if (get_string(o, "token", m->token, sizeof(m->token), err,
+		    errlen) == -1 || token_check(m->token, err, errlen) == -1)
+			return -1;
+		if (get_uint(o, "stream", 0, GB_MAX_STREAMS - 1, &u, err,
+		    errlen) == -1)
+			return -1;
+		m->stream = (uint32_t)u;
+		return 0;
+	case PROTO_REFUSE:
+		if (get_uint(o, "code", PROTO_REFUSE_BUSY,
+		    PROTO_REFUSE_PROTOCOL, &u, err, errlen) == -1)
+			return -1;
+		m->refusal = (int)u;
+		/* FALLTHROUGH */
+	case PROTO_ERROR:
+		return get_string(o, "message", m->message,
+		    sizeof(m->message), err, errlen);
+	case PROTO_START:
+		return 0;
+	case PROTO_DONE:
+	case PROTO_RESULT:
+		v = json_object_get(o, "side");
+		if (v == NULL) {
+			snprintf(err, errlen, "missing member \"side\"");
+			return -1;
+		}
+		return report_side_from_json(v, &m->side, err, errlen);
+	}
+	snprintf(err, errlen, "unknown message type %d", m->type);
+	return -1;
+}
+
+int
+proto_body_decode(int type, const uint8_t *body, size_t len,
+    struct proto_msg *m, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *o;
+	char sub[GB_ERR_LEN];
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	if (len > PROTO_MAX_BODY) {
+		snprintf(err, errlen, "%s", proto_status_str(PROTO_E_LENGTH));
+		return PROTO_E_LENGTH;
+	}
+	/* JSON_DISABLE_EOF_CHECK off: trailing bytes are an error. */
+	o = json_loadb((const char *)body, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (o == NULL || !json_is_object(o)) {
+		snprintf(err, errlen, "%s message: body is not a JSON object%s%s",
+		    proto_type_str(type), o == NULL ? ": " : "",
+		    o == NULL ? jerr.text : "");
+		json_decref(o);
+		return PROTO_E_BODY;
+	}
+	rc = decode_members(o, m, sub, sizeof(sub));
+	json_decref(o);
+	if (rc == -1) {
+		snprintf(err, errlen, "%s message: %s", proto_type_str(type),
+		    sub);
+		return PROTO_E_BODY;
+	}
+	return PROTO_OK;
+}
+
+static json_t *
+encode_members(const struct proto_msg *m)
+{
+	switch (m->type) {
+	case PROTO_HELLO:
+		return json_pack("{s:s, s:s, s:o}", "program", "gigebench",
+		    "version", GB_VERSION, "params",
+		    params_to_json(&m->params));
+	case PROTO_ACCEPT:
+		return json_pack("{s:s}", "token", m->token);
+	case PROTO_DATA:
+		return json_pack("{s:s, s:I}", "token", m->token, "stream",
+		    (json_int_t)m->stream);
+	case PROTO_REFUSE:
+		return json_pack("{s:i, s:s}", "code", m->refusal,
+		    "message", m->message);
+	case PROTO_ERROR:
+		return json_pack("{s:s}", "message", m->message);
+	case PROTO_START:
+		return json_object();
+	case PROTO_DONE:
+	case PROTO_RESULT:
+		return json_pack("{s:o}", "side", report_side_json(&m->side));
+	}
+	return NULL;
+}
+
+uint8_t *
+proto_encode(const struct proto_msg *m, size_t *len)
+{
+	json_t *o;
+	char *body;
+	uint8_t *buf;
+	size_t blen;
+
+	if ((o = encode_members(m)) == NULL)
+		return NULL;
+	body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	if (body == NULL)
+		return NULL;
+	blen = strlen(body);
+	if (blen > PROTO_MAX_BODY || (buf = malloc(PROTO_HEADER_LEN +
+	    blen)) == NULL) {
+		free(body);
+		return NULL;
+	}
+	proto_header_encode(buf, m->type, (uint32_t)blen);
+	memcpy(buf + PROTO_HEADER_LEN, body, blen);
+	free(body);
+	*len = PROTO_HEADER_LEN + blen;
+	return buf;
+}

@@ -1,0 +1,281 @@
+/*
+ * report.c: the text renderers.  It owns the layout of the ttcp-style
+ * lines ("gigebench-t:" for the sender, "gigebench-r:" for the receiver),
+ * of the nuttcp-shaped summary line and of the interval lines.
+ *
+ * It only formats a struct gb_result: the figures were computed once by
+ * the measuring code, and nothing here recomputes them beyond unit
+ * conversion and rounding.  It must not touch a socket or a /proc file,
+ * print diagnostics to stderr, or exit.  A figure whose has-flag is 0 is
+ * printed as "n/a", never as 0.  The JSON renderer is report_json.c.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "units.h"
+
+#define REPORT_NA	"n/a"
+
+/* Room for any token these renderers print: a uint64_t or a "%.3f". */
+#define REPORT_TOKLEN	64
+
+static const char *
+report_prefix(int is_tx)
+{
+	return is_tx ? "gigebench-t:" : "gigebench-r:";
+}
+
+static const char *
+report_fmt_u64(char *buf, size_t len, int has, uint64_t v)
+{
+	if (!has)
+		return REPORT_NA;
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+static const char *
+report_fmt_real(char *buf, size_t len, int has, int prec, double v)
+{
+	if (!has)
+		return REPORT_NA;
+	snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+/* The data line's receiver side, or the sender's when it is missing. */
+static const struct gb_side *
+report_delivered(const struct gb_result *r)
+{
+	return r->receiver.has || !r->sender.has ? &r->receiver : &r->sender;
+}
+
+static void
+report_params_line(FILE *fp, const struct gb_result *r, int is_tx)
+{
+	const struct gb_params *p = &r->params;
+	int local = is_tx == (r->local_is_sender != 0);
+
+	fprintf(fp, "%s buflen=%" PRIu32 " streams=%" PRIu32 " nbuf=%" PRIu64
+	    " duration=%.2fs nodelay=%d", report_prefix(is_tx), p->buflen,
+	    p->streams, p->nbuf, p->duration_ms / 1000.0, p->nodelay != 0);
+	if (p->mss != 0)
+		fprintf(fp, " mss=%" PRIu32, p->mss);
+	/* The peer's address is known; our own, as the peer sees it, is not. */
+	if (local)
+		fprintf(fp, " port=%u tcp %s %s\n", (unsigned)r->port,
+		    is_tx ? "->" : "<-", r->peer);
+	else
+		fprintf(fp, " port=%u tcp, reported by %s\n",
+		    (unsigned)r->port, r->peer);
+}
+
+static void
+report_sockbuf(FILE *fp, const char *what, const struct gb_sockbuf *b)
+{
+	if (b->requested == 0)
+		fprintf(fp, "%s requested default", what);
+	else
+		fprintf(fp, "%s requested %" PRIu32, what, b->requested);
+	fprintf(fp, ", actual %" PRIu32, b->actual);
+}
+
+static void
+report_sockbuf_line(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	fprintf(fp, "%s ", report_prefix(is_tx));
+	report_sockbuf(fp, "sndbuf", &s->sndbuf);
+	fputs("; ", fp);
+	report_sockbuf(fp, "rcvbuf", &s->rcvbuf);
+	fputc('\n', fp);
+}
+
+static void
+report_bytes_line(FILE *fp, const struct gb_side *s, int is_tx, char unit)
+{
+	const char *label;
+	double rate;
+
+	rate = units_rate(s->mbps * 1e6, unit, &label);
+	fprintf(fp, "%s %" PRIu64 " bytes in %.2f real seconds = %.4f %s"
+	    " (%.4f MB), %" PRIu64 " calls\n", report_prefix(is_tx), s->bytes,
+	    s->seconds, rate, label, result_megabytes(s->bytes), s->calls);
+}
+
+static void
+report_cpu_line(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	const struct gb_proc_cpu *c = &s->cpu;
+	const struct gb_host_cpu *h = &s->host_cpu;
+
+	fprintf(fp, "%s cpu %.2fuser %.2fsys %.1f%% process; host ",
+	    report_prefix(is_tx), c->user_s, c->sys_s, c->process_pct);
+	if (!h->has) {
+		fputs(REPORT_NA "\n", fp);
+		return;
+	}
+	fprintf(fp, "%.1f%% busy (%.1f usr %.1f sys %.1f irq %.1f softirq),"
+	    " busiest cpu%d %.1f%%\n", h->busy_pct, h->user_pct, h->sys_pct,
+	    h->irq_pct, h->softirq_pct, h->max_cpu, h->max_cpu_busy_pct);
+}
+
+/* "irq 41 (1 line), 476543 interrupts" or "no irq lines ...". */
+static void
+report_irq_part(FILE *fp, const struct gb_iface_figures *f)
+{
+	char buf[REPORT_TOKLEN];
+
+	if (f->irq_lines <= 0) {
+		/* veth, lo and tunnels raise no interrupt of their own. */
+		fputs(f->name[0] != '\0' ?
+		    "no irq lines (loopback/virtual)" : "no irq lines", fp);
+		return;
+	}
+	fprintf(fp, "irq %s (%d line%s), %s interrupts", f->irq_list,
+	    f->irq_lines, f->irq_lines == 1 ? "" : "s",
+	    report_fmt_u64(buf, sizeof(buf), f->has_interrupts, f->interrupts));
+}
+
+static void
+report_iface_line(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	const struct gb_iface_figures *f = &s->iface;
+	char a[REPORT_TOKLEN], b[REPORT_TOKLEN];
+
+	fprintf(fp, "%s iface %s: ", report_prefix(is_tx),
+	    f->name[0] != '\0' ? f->name : REPORT_NA);
+	report_irq_part(fp, f);
+	fprintf(fp, ", rx %s tx %s packets",
+	    report_fmt_u64(a, sizeof(a), f->has_counters, f->rx_packets),
+	    report_fmt_u64(b, sizeof(b), f->has_counters, f->tx_packets));
+	if (f->has_softirq)
+		fprintf(fp, ", softirq NET_RX %" PRIu64 " NET_TX %" PRIu64,
+		    f->net_rx_softirqs, f->net_tx_softirqs);
+	else
+		fputs(", softirq " REPORT_NA, fp);
+	fprintf(fp, ", irq/pkt %s\n", report_fmt_real(a, sizeof(a),
+	    f->has_irq_per_packet, 3, f->irq_per_packet));
+}
+
+static void
+report_tcp_line(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	const struct gb_tcp *t = &s->tcp;
+
+	if (!t->has) {
+		fprintf(fp, "%s tcp " REPORT_NA "\n", report_prefix(is_tx));
+		return;
+	}
+	fprintf(fp, "%s tcp %" PRIu32 " retrans, rtt %.3f ms (var %.3f),"
+	    " cwnd %" PRIu32 ", mss %" PRIu32 "\n", report_prefix(is_tx),
+	    t->retransmits, t->rtt_us / 1000.0, t->rttvar_us / 1000.0,
+	    t->cwnd, t->mss);
+}
+
+/* -v: the shares behind the totals above. */
+static void
+report_verbose_lines(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	const struct gb_iface_figures *f = &s->iface;
+	char a[REPORT_TOKLEN], b[REPORT_TOKLEN];
+
+	fprintf(fp, "%s cpu %.1f%% user %.1f%% sys of real time;"
+	    " host cpus %s\n", report_prefix(is_tx), s->cpu.user_pct,
+	    s->cpu.sys_pct, report_fmt_u64(a, sizeof(a), s->host_cpu.has,
+	    (uint64_t)s->host_cpu.ncpus));
+	fprintf(fp, "%s iface %s: rx %s tx %s bytes on the wire\n",
+	    report_prefix(is_tx), f->name[0] != '\0' ? f->name : REPORT_NA,
+	    report_fmt_u64(a, sizeof(a), f->has_counters, f->rx_bytes),
+	    report_fmt_u64(b, sizeof(b), f->has_counters, f->tx_bytes));
+}
+
+static void
+report_side(FILE *fp, const struct gb_result *r, int is_tx,
+    const struct report_style *st)
+{
+	const struct gb_side *s = is_tx ? &r->sender : &r->receiver;
+
+	if (!s->has) {
+		fprintf(fp, "%s %s figures unavailable (not reported by %s)\n",
+		    report_prefix(is_tx), is_tx ? "sender" : "receiver",
+		    r->peer);
+		return;
+	}
+	report_params_line(fp, r, is_tx);
+	report_sockbuf_line(fp, s, is_tx);
+	report_bytes_line(fp, s, is_tx, st->unit);
+	report_cpu_line(fp, s, is_tx);
+	report_iface_line(fp, s, is_tx);
+	report_tcp_line(fp, s, is_tx);
+	if (st->verbose >= 1)
+		report_verbose_lines(fp, s, is_tx);
+}
+
+void
+report_text(FILE *fp, const struct gb_result *r,
+    const struct report_style *st)
+{
+	if (!st->quiet) {
+		report_side(fp, r, 1, st);
+		report_side(fp, r, 0, st);
+	}
+	report_summary_line(fp, r, st->unit);
+}
+
+/* Process CPU of one side, rounded as nuttcp prints it. */
+static const char *
+report_fmt_pct(char *buf, size_t len, const struct gb_side *s)
+{
+	if (!s->has)
+		return REPORT_NA;
+	snprintf(buf, len, "%ld", lround(s->cpu.process_pct));
+	return buf;
+}
+
+static const char *
+report_fmt_irqpkt(char *buf, size_t len, const struct gb_side *s)
+{
+	return report_fmt_real(buf, len, s->has && s->iface.has_irq_per_packet,
+	    3, s->iface.irq_per_packet);
+}
+
+void
+report_summary_line(FILE *fp, const struct gb_result *r, char unit)
+{
+	const struct gb_side *d = report_delivered(r);
+	const struct gb_tcp *t = &r->sender.tcp;
+	int has_tcp = r->sender.has && t->has;
+	char tx[REPORT_TOKLEN], rx[REPORT_TOKLEN], re[REPORT_TOKLEN];
+	char rtt[REPORT_TOKLEN], itx[REPORT_TOKLEN], irx[REPORT_TOKLEN];
+	const char *label;
+	double rate;
+
+	rate = units_rate(d->mbps * 1e6, unit, &label);
+	/* nuttcp's PERF_FMT_BRIEF, so scripts that parse it keep working. */
+	fprintf(fp, "%10.4f MB / %6.2f sec = %9.4f %s %s %%TX %s %%RX"
+	    " %s retrans %s msRTT %s irq/pkt-TX %s irq/pkt-RX\n",
+	    result_megabytes(d->bytes), d->seconds, rate, label,
+	    report_fmt_pct(tx, sizeof(tx), &r->sender),
+	    report_fmt_pct(rx, sizeof(rx), &r->receiver),
+	    report_fmt_u64(re, sizeof(re), has_tcp, t->retransmits),
+	    report_fmt_real(rtt, sizeof(rtt), has_tcp, 2, t->rtt_us / 1000.0),
+	    report_fmt_irqpkt(itx, sizeof(itx), &r->sender),
+	    report_fmt_irqpkt(irx, sizeof(irx), &r->receiver));
+}
+
+void
+report_interval_line(FILE *fp, const struct gb_interval *iv, int is_tx,
+    char unit)
+{
+	const char *label;
+	double rate;
+
+	rate = units_rate(result_mbps(iv->bytes, iv->end_s - iv->start_s) *
+	    1e6, unit, &label);
+	fprintf(fp, "%s %6.2f-%6.2f sec %11.4f MB %10.4f %s\n",
+	    report_prefix(is_tx), iv->start_s, iv->end_s,
+	    result_megabytes(iv->bytes), rate, label);
+}

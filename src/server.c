@@ -1,0 +1,575 @@
+/*
+ * server.c: the listening side, all on one libevent loop.
+ *
+ * A new connection is a "pconn" until its first message says what it is:
+ * a hello makes it the control connection of a new session (or gets a busy
+ * refusal), a data message with the session's token hands its socket to
+ * the session's data path.  A pconn reads exactly one message, under a
+ * deadline, and never a byte past it.  The session runs the transfer
+ * (xfer.c), collects the client's figures, sends its own back and passes
+ * both to report_cb.  Any failure ends the session, never the server.
+ */
+#include <sys/queue.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "ctl.h"
+#include "report.h"
+#include "server.h"
+#include "sock.h"
+#include "xfer.h"
+
+#define MAX_PENDING	256	/* connections that have not identified */
+
+struct server;
+
+struct pconn {
+	struct server		*srv;
+	int			 fd;
+	struct event		*ev;
+	struct event		*timer;
+	struct proto_reader	 rd;
+	char			 peer[64];
+	TAILQ_ENTRY(pconn)	 link;
+};
+
+struct session {
+	struct server		*srv;
+	int			 ctl;
+	struct event		*ctl_ev;
+	struct event		*timer;
+	struct proto_reader	 rd;
+	struct gb_params	 p;
+	int			 is_tx;
+	char			 token[PROTO_TOKEN_LEN + 1];
+	int			 fds[GB_MAX_STREAMS];
+	unsigned		 nfds;
+	struct xfer		*x;
+	int			 xfer_done;
+	int			 got_done;
+	int			 failed;
+	struct gb_result	*result;
+};
+
+struct server {
+	const struct server_config	*cfg;
+	struct event_base		*base;
+	int				 lfd;
+	struct event			*accept_ev;
+	struct event			*accept_pause;
+	TAILQ_HEAD(, pconn)		 pending;
+	unsigned			 npending;
+	struct session			*sess;
+	int				 tests;
+};
+
+static void	session_end(struct session *);
+
+static void
+logmsg(const struct server *s, int level, const char *peer, const char *msg)
+{
+	if (s->cfg->opts->verbose >= level)
+		fprintf(stderr, "gigebench: %s%s%s\n", peer != NULL ? peer : "",
+		    peer != NULL ? ": " : "", msg);
+}
+
+static void
+send_simple(int fd, int type, int refusal, const char *text)
+{
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return;
+	m->type = type;
+	m->refusal = refusal;
+	snprintf(m->message, sizeof(m->message), "%s", text);
+	/* Short: a refusal must not hold up the loop. */
+	ctl_send(fd, m, 1000, err, sizeof(err));
+	free(m);
+}
+
+static void
+pconn_free(struct pconn *pc, int close_fd)
+{
+	struct server *s = pc->srv;
+
+	TAILQ_REMOVE(&s->pending, pc, link);
+	s->npending--;
+	event_free(pc->ev);
+	event_free(pc->timer);
+	proto_reader_reset(&pc->rd);
+	if (close_fd)
+		close(pc->fd);
+	free(pc);
+}
+
+static int
+token_equal(const char *a, const char *b)
+{
+	unsigned char d = 0;
+	size_t i;
+
+	/* Constant time: the token is the only proof a stream belongs. */
+	for (i = 0; i < PROTO_TOKEN_LEN; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return d == 0;
+}
+
+static void
+on_interval(const struct gb_interval *iv, int is_tx, void *arg)
+{
+	struct session *ss = arg;
+	FILE *out = ss->srv->cfg->interval_out;
+
+	if (out != NULL) {
+		report_interval_line(out, iv, is_tx, ss->srv->cfg->opts->unit);
+		fflush(out);
+	}
+}
+
+static void
+session_finish(struct session *ss)
+{
+	struct server *s = ss->srv;
+	struct gb_side *mine;
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+
+	mine = ss->is_tx ? &ss->result->sender : &ss->result->receiver;
+	if (xfer_finish(ss->x, mine, ss->result, err, sizeof(err)) == -1) {
+		logmsg(s, 0, ss->result->peer, err);
+		send_simple(ss->ctl, PROTO_ERROR, 0, err);
+		session_end(ss);
+		return;
+	}
+	if ((m = calloc(1, sizeof(*m))) != NULL) {
+		m->type = PROTO_RESULT;
+		m->side = *mine;
+		if (ctl_send(ss->ctl, m, GB_HANDSHAKE_MS, err, sizeof(err)) !=
+		    PROTO_OK)
+			logmsg(s, 0, ss->result->peer, err);
+		free(m);
+	}
+	s->tests++;
+	if (s->cfg->report_cb != NULL)
+		s->cfg->report_cb(ss->result, s->cfg->arg);
+	session_end(ss);
+	if (s->cfg->opts->once)
+		event_base_loopbreak(s->base);
+}
+
+static void
+session_fail(struct session *ss, const char *why)
+{
+	logmsg(ss->srv, 0, ss->result->peer, why);
+	if (ss->x != NULL && !ss->xfer_done) {
+		/* Let the threads unwind; on_xfer_done ends the session. */
+		ss->failed = 1;
+		xfer_abort(ss->x, why);
+		event_del(ss->ctl_ev);
+		return;
+	}
+	session_end(ss);
+}
+
+static void
+on_session_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *ss = arg;
+
+	(void)fd;
+	(void)what;
+	session_fail(ss, ss->x == NULL ? "data connections did not arrive "
+	    "in time" : "the client's figures did not arrive in time");
+}
+
+static void
+on_xfer_done(void *arg)
+{
+	struct session *ss = arg;
+	struct timeval tv = { GB_SILENT_MS / 1000, 0 };
+
+	ss->xfer_done = 1;
+	if (ss->failed)
+		session_end(ss);
+	else if (ss->got_done)
+		session_finish(ss);
+	else
+		evtimer_add(ss->timer, &tv);
+}
+
+static void
+on_session_ctl(evutil_socket_t fd, short what, void *arg)
+{
+	struct session *ss = arg;
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+	int rc;
+
+	(void)what;
+	rc = ctl_read_some(fd, &ss->rd, err, sizeof(err));
+	if (rc == 0)
+		return;
+	if (rc < 0) {
+		session_fail(ss, err);
+		return;
+	}
+	if ((m = malloc(sizeof(*m))) == NULL) {
+		session_fail(ss, "out of memory");
+		return;
+	}
+	rc = proto_reader_decode(&ss->rd, m, err, sizeof(err));
+	proto_reader_reset(&ss->rd);
+	if (rc == PROTO_OK && m->type == PROTO_DONE && ss->x != NULL &&
+	    !ss->got_done) {
+		ss->got_done = 1;
+		if (ss->is_tx)
+			ss->result->receiver = m->side;
+		else
+			ss->result->sender = m->side;
+		event_del(ss->timer);
+		if (ss->xfer_done)
+			session_finish(ss);
+	} else {
+		if (rc == PROTO_OK)
+			snprintf(err, sizeof(err), "unexpected %s message",
+			    proto_type_str(m->type));
+		send_simple(ss->ctl, PROTO_ERROR, 0, err);
+		session_fail(ss, err);
+	}
+	free(m);
+}
+
+static void
+session_start(struct session *ss)
+{
+	struct server *s = ss->srv;
+	struct xfer_config xc = {
+		.params = &ss->p, .is_tx = ss->is_tx, .fds = ss->fds,
+		.roots = s->cfg->roots, .ifname = s->cfg->opts->iface,
+		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = ss,
+	};
+	struct proto_msg m;
+	char err[GB_ERR_LEN];
+
+	event_del(ss->timer);
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_START;
+	/* Snapshot first, then tell the client to go. */
+	if ((ss->x = xfer_start(s->base, &xc, err, sizeof(err))) == NULL ||
+	    ctl_send(ss->ctl, &m, GB_HANDSHAKE_MS, err, sizeof(err)) !=
+	    PROTO_OK) {
+		session_fail(ss, err);
+		return;
+	}
+	logmsg(s, 1, ss->result->peer, "test started");
+}
+
+static void
+session_end(struct session *ss)
+{
+	unsigned i;
+
+	xfer_free(ss->x);
+	for (i = 0; i < GB_MAX_STREAMS; i++)
+		if (ss->fds[i] != -1)
+			close(ss->fds[i]);
+	event_free(ss->ctl_ev);
+	event_free(ss->timer);
+	proto_reader_reset(&ss->rd);
+	close(ss->ctl);
+	ss->srv->sess = NULL;
+	free(ss->result);
+	free(ss);
+}
+
+static int
+session_new(struct server *s, struct pconn *pc, const struct gb_params *p)
+{
+	struct session *ss;
+	struct timeval tv = { GB_HANDSHAKE_MS / 1000, 0 };
+	uint8_t rnd[PROTO_TOKEN_LEN / 2];
+	unsigned i;
+
+	if ((ss = calloc(1, sizeof(*ss))) == NULL ||
+	    (ss->result = calloc(1, sizeof(*ss->result))) == NULL ||
+	    getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		if (ss != NULL)
+			free(ss->result);
+		free(ss);
+		return -1;
+	}
+	ss->srv = s;
+	ss->ctl = pc->fd;
+	ss->p = *p;
+	ss->is_tx = p->direction == GB_DIR_CLIENT_RECEIVES;
+	for (i = 0; i < GB_MAX_STREAMS; i++)
+		ss->fds[i] = -1;
+	for (i = 0; i < sizeof(rnd); i++)
+		snprintf(ss->token + 2 * i, 3, "%02x", rnd[i]);
+	ss->result->params = *p;
+	ss->result->port = s->cfg->opts->port;
+	ss->result->local_is_sender = ss->is_tx;
+	snprintf(ss->result->peer, sizeof(ss->result->peer), "%s", pc->peer);
+	proto_reader_init(&ss->rd);
+	ss->ctl_ev = event_new(s->base, ss->ctl, EV_READ | EV_PERSIST,
+	    on_session_ctl, ss);
+	ss->timer = evtimer_new(s->base, on_session_timer, ss);
+	if (ss->ctl_ev == NULL || ss->timer == NULL) {
+		if (ss->ctl_ev != NULL)
+			event_free(ss->ctl_ev);
+		if (ss->timer != NULL)
+			event_free(ss->timer);
+		free(ss->result);
+		free(ss);
+		return -1;
+	}
+	event_add(ss->ctl_ev, NULL);
+	evtimer_add(ss->timer, &tv);
+	s->sess = ss;
+	return 0;
+}
+
+static void
+pconn_hello(struct pconn *pc, const struct proto_msg *m)
+{
+	struct server *s = pc->srv;
+	struct proto_msg reply;
+	char err[GB_ERR_LEN];
+
+	if (s->sess != NULL) {
+		logmsg(s, 1, pc->peer, "refused: busy");
+		send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_BUSY,
+		    "the listener is busy with another test; try again later");
+		pconn_free(pc, 1);
+		return;
+	}
+	if (session_new(s, pc, &m->params) == -1) {
+		send_simple(pc->fd, PROTO_ERROR, 0, "listener out of memory");
+		pconn_free(pc, 1);
+		return;
+	}
+	memset(&reply, 0, sizeof(reply));
+	reply.type = PROTO_ACCEPT;
+	memcpy(reply.token, s->sess->token, sizeof(reply.token));
+	pconn_free(pc, 0);	/* the socket is the session's now */
+	if (ctl_send(s->sess->ctl, &reply, GB_HANDSHAKE_MS, err,
+	    sizeof(err)) != PROTO_OK)
+		session_fail(s->sess, err);
+}
+
+static void
+pconn_data(struct pconn *pc, const struct proto_msg *m)
+{
+	struct session *ss = pc->srv->sess;
+	char err[GB_ERR_LEN];
+	int fd = pc->fd;
+
+	if (ss == NULL || ss->x != NULL || !token_equal(m->token, ss->token) ||
+	    m->stream >= ss->p.streams || ss->fds[m->stream] != -1) {
+		logmsg(pc->srv, 1, pc->peer, "data connection with an unknown "
+		    "token or stream, closed");
+		pconn_free(pc, 1);
+		return;
+	}
+	pconn_free(pc, 0);
+	if (sock_set_nonblock(fd, 0) == -1 ||
+	    sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == -1) {
+		close(fd);
+		session_fail(ss, err);
+		return;
+	}
+	ss->fds[m->stream] = fd;
+	if (++ss->nfds == ss->p.streams)
+		session_start(ss);
+}
+
+static void
+on_pconn_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct pconn *pc = arg;
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+	int rc;
+
+	(void)what;
+	rc = ctl_read_some(fd, &pc->rd, err, sizeof(err));
+	if (rc == 0)
+		return;
+	if (rc < 0 || (m = malloc(sizeof(*m))) == NULL) {
+		if (rc == PROTO_E_VERSION)
+			send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_VERSION,
+			    "the listener speaks another protocol version");
+		logmsg(pc->srv, 1, pc->peer, rc < 0 ? err : "out of memory");
+		pconn_free(pc, 1);
+		return;
+	}
+	rc = proto_reader_decode(&pc->rd, m, err, sizeof(err));
+	if (rc == PROTO_OK && m->type == PROTO_HELLO)
+		pconn_hello(pc, m);
+	else if (rc == PROTO_OK && m->type == PROTO_DATA)
+		pconn_data(pc, m);
+	else {
+		if (rc == PROTO_OK)
+			snprintf(err, sizeof(err), "unexpected %s message",
+			    proto_type_str(m->type));
+		send_simple(fd, m->type == PROTO_HELLO ? PROTO_REFUSE :
+		    PROTO_ERROR, PROTO_REFUSE_PARAMS, err);
+		logmsg(pc->srv, 1, pc->peer, err);
+		pconn_free(pc, 1);
+	}
+	free(m);
+}
+
+static void
+on_pconn_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct pconn *pc = arg;
+
+	(void)fd;
+	(void)what;
+	logmsg(pc->srv, 1, pc->peer, "no complete message in time, closed");
+	pconn_free(pc, 1);
+}
+
+static void
+pconn_new(struct server *s, int fd, const struct sockaddr *sa)
+{
+	struct timeval tv = { GB_HANDSHAKE_MS / 1000, 0 };
+	struct pconn *pc;
+
+	if (s->npending >= MAX_PENDING || (pc = calloc(1, sizeof(*pc))) ==
+	    NULL) {
+		close(fd);
+		return;
+	}
+	pc->srv = s;
+	pc->fd = fd;
+	sock_ntop(sa, pc->peer, sizeof(pc->peer));
+	proto_reader_init(&pc->rd);
+	pc->ev = event_new(s->base, fd, EV_READ | EV_PERSIST, on_pconn_read,
+	    pc);
+	pc->timer = evtimer_new(s->base, on_pconn_timeout, pc);
+	TAILQ_INSERT_TAIL(&s->pending, pc, link);
+	s->npending++;
+	if (pc->ev == NULL || pc->timer == NULL) {
+		pconn_free(pc, 1);
+		return;
+	}
+	event_add(pc->ev, NULL);
+	evtimer_add(pc->timer, &tv);
+}
+
+static void
+on_accept_resume(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *s = arg;
+
+	(void)fd;
+	(void)what;
+	event_add(s->accept_ev, NULL);
+}
+
+static void
+on_accept(evutil_socket_t lfd, short what, void *arg)
+{
+	struct server *s = arg;
+	struct sockaddr_storage ss;
+	struct timeval pause = { 1, 0 };
+	socklen_t len;
+	int fd;
+
+	(void)what;
+	for (;;) {
+		len = sizeof(ss);
+		fd = accept4(lfd, (struct sockaddr *)&ss, &len,
+		    SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd != -1) {
+			pconn_new(s, fd, (struct sockaddr *)&ss);
+			continue;
+		}
+		/* Out of descriptors: pause accepting instead of spinning. */
+		if (errno == EMFILE || errno == ENFILE) {
+			event_del(s->accept_ev);
+			evtimer_add(s->accept_pause, &pause);
+		}
+		return;
+	}
+}
+
+static void
+on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct server *s = arg;
+
+	(void)sig;
+	(void)what;
+	event_base_loopbreak(s->base);
+}
+
+int
+server_run(const struct server_config *cfg, char *err, size_t errlen)
+{
+	struct server s;
+	struct event *sigint = NULL, *sigterm = NULL;
+	struct pconn *pc;
+	int rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.cfg = cfg;
+	TAILQ_INIT(&s.pending);
+	s.lfd = sock_listen(cfg->opts->bind_addr, cfg->opts->port,
+	    cfg->opts->family, err, errlen);
+	if (s.lfd == -1)
+		return -1;
+	if ((s.base = event_base_new()) == NULL) {
+		snprintf(err, errlen, "cannot create the event loop");
+		goto out;
+	}
+	s.accept_ev = event_new(s.base, s.lfd, EV_READ | EV_PERSIST,
+	    on_accept, &s);
+	s.accept_pause = evtimer_new(s.base, on_accept_resume, &s);
+	sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
+	sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
+	if (s.accept_ev == NULL || s.accept_pause == NULL || sigint == NULL ||
+	    sigterm == NULL) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	event_add(s.accept_ev, NULL);
+	event_add(sigint, NULL);
+	event_add(sigterm, NULL);
+	logmsg(&s, 1, NULL, "listening");
+	event_base_dispatch(s.base);
+	rc = 0;
+out:
+	if (s.sess != NULL) {
+		if (s.sess->x != NULL)
+			xfer_abort(s.sess->x, "listener stopped");
+		session_end(s.sess);
+	}
+	while ((pc = TAILQ_FIRST(&s.pending)) != NULL)
+		pconn_free(pc, 1);
+	if (sigint != NULL)
+		event_free(sigint);
+	if (sigterm != NULL)
+		event_free(sigterm);
+	if (s.accept_ev != NULL)
+		event_free(s.accept_ev);
+	if (s.accept_pause != NULL)
+		event_free(s.accept_pause);
+	if (s.base != NULL)
+		event_base_free(s.base);
+	close(s.lfd);
+	return rc;
+}

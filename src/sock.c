@@ -1,0 +1,267 @@
+/*
+ * sock.c: socket set-up for both roles.  Nothing here moves test data or
+ * speaks the protocol; it opens sockets, sets options and reports what the
+ * kernel made of them.
+ */
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sock.h"
+
+int
+sock_resolve(const char *host, uint16_t port, int family,
+    struct sock_addr *a, char *err, size_t errlen)
+{
+	struct addrinfo hints, *res;
+	char service[8];
+	int rc;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = family;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = host == NULL ? AI_PASSIVE : AI_ADDRCONFIG;
+	snprintf(service, sizeof(service), "%u", port);
+	rc = getaddrinfo(host, service, &hints, &res);
+	if (rc == EAI_ADDRFAMILY || rc == EAI_NONAME) {
+		/* AI_ADDRCONFIG hides ::1 and 127.0.0.1 on a host without
+		 * other addresses; loopback tests must still work. */
+		hints.ai_flags &= ~AI_ADDRCONFIG;
+		rc = getaddrinfo(host, service, &hints, &res);
+	}
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot resolve %s: %s",
+		    host == NULL ? "the wildcard address" : host,
+		    gai_strerror(rc));
+		return -1;
+	}
+	memcpy(&a->ss, res->ai_addr, res->ai_addrlen);
+	a->len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+int
+sock_set_nonblock(int fd, int on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl == -1)
+		return -1;
+	fl = on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
+	return fcntl(fd, F_SETFL, fl);
+}
+
+int
+sock_set_timeouts(int fd, int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == -1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == -1)
+		return -1;
+	return 0;
+}
+
+const char *
+sock_ntop(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const struct in6_addr *a6;
+	const void *src;
+	int af = sa->sa_family;
+
+	if (af == AF_INET6) {
+		a6 = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+		src = a6;
+		/* A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d. */
+		if (IN6_IS_ADDR_V4MAPPED(a6)) {
+			src = &a6->s6_addr[12];
+			af = AF_INET;
+		}
+	} else
+		src = &((const struct sockaddr_in *)sa)->sin_addr;
+	if (inet_ntop(af, src, buf, len) == NULL)
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static int
+listen_on(const struct sock_addr *a, int v6only, char *err, size_t errlen)
+{
+	char name[INET6_ADDRSTRLEN];
+	int fd, one = 1;
+
+	fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, 0);
+	if (fd == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (a->ss.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only,
+		    sizeof(v6only));
+	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) == -1 ||
+	    listen(fd, 128) == -1) {
+		snprintf(err, errlen, "cannot listen on %s port %u: %s",
+		    sock_ntop((const struct sockaddr *)&a->ss, name,
+		    sizeof(name)),
+		    ntohs(((const struct sockaddr_in *)&a->ss)->sin_port),
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
+sock_listen(const char *bind_addr, uint16_t port, int family, char *err,
+    size_t errlen)
+{
+	struct sock_addr a;
+	int fd;
+
+	if (bind_addr == NULL && family == AF_UNSPEC) {
+		/* One dual-stack socket serves IPv4 and IPv6 clients. */
+		if (sock_resolve("::", port, AF_INET6, &a, err, errlen) == 0 &&
+		    (fd = listen_on(&a, 0, err, errlen)) != -1)
+			return fd;
+		family = AF_INET;
+	}
+	if (bind_addr == NULL)
+		bind_addr = family == AF_INET6 ? "::" : "0.0.0.0";
+	if (sock_resolve(bind_addr, port, family, &a, err, errlen) == -1)
+		return -1;
+	return listen_on(&a, 1, err, errlen);
+}
+
+static int
+wait_connected(int fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	socklen_t len = sizeof(int);
+	int rc, soerr = 0;
+
+	do
+		rc = poll(&pfd, 1, timeout_ms);
+	while (rc == -1 && errno == EINTR);
+	if (rc == 0) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	if (rc == -1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr,
+	    &len) == -1)
+		return -1;
+	if (soerr != 0) {
+		errno = soerr;
+		return -1;
+	}
+	return 0;
+}
+
+int
+sock_connect(const struct sock_addr *a, const char *bind_addr,
+    const struct gb_params *p, int is_tx, int timeout_ms, char *err,
+    size_t errlen)
+{
+	struct sock_addr local;
+	char name[INET6_ADDRSTRLEN];
+	int fd;
+
+	fd = socket(a->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (p != NULL && sock_apply(fd, p, is_tx, err, errlen) == -1)
+		goto fail;
+	if (bind_addr != NULL) {
+		if (sock_resolve(bind_addr, 0, a->ss.ss_family, &local, err,
+		    errlen) == -1)
+			goto fail;
+		if (bind(fd, (struct sockaddr *)&local.ss, local.len) == -1) {
+			snprintf(err, errlen, "cannot bind to %s: %s",
+			    bind_addr, strerror(errno));
+			goto fail;
+		}
+	}
+	sock_set_nonblock(fd, 1);
+	if (connect(fd, (const struct sockaddr *)&a->ss, a->len) == -1 &&
+	    (errno != EINPROGRESS || wait_connected(fd, timeout_ms) == -1)) {
+		snprintf(err, errlen, "cannot connect to %s port %u: %s",
+		    sock_ntop((const struct sockaddr *)&a->ss, name,
+		    sizeof(name)),
+		    ntohs(((const struct sockaddr_in *)&a->ss)->sin_port),
+		    strerror(errno));
+		goto fail;
+	}
+	sock_set_nonblock(fd, 0);
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+static int
+setopt_int(int fd, int level, int name, int val, const char *what,
+    char *err, size_t errlen)
+{
+	if (setsockopt(fd, level, name, &val, sizeof(val)) == -1) {
+		snprintf(err, errlen, "setsockopt %s %d: %s", what, val,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * ttcp's meaning of -b: the sending socket's SO_SNDBUF and the receiving
+ * socket's SO_RCVBUF.  Linux doubles the value (the other half is for
+ * bookkeeping) and caps the request at net.core.wmem_max / rmem_max
+ * without an error; sock_bufs() reads back what took effect.
+ */
+int
+sock_apply(int fd, const struct gb_params *p, int is_tx, char *err,
+    size_t errlen)
+{
+	if (is_tx && p->sndbuf != 0 && setopt_int(fd, SOL_SOCKET, SO_SNDBUF,
+	    (int)p->sndbuf, "SO_SNDBUF", err, errlen) == -1)
+		return -1;
+	if (!is_tx && p->rcvbuf != 0 && setopt_int(fd, SOL_SOCKET, SO_RCVBUF,
+	    (int)p->rcvbuf, "SO_RCVBUF", err, errlen) == -1)
+		return -1;
+	if (p->mss != 0 && setopt_int(fd, IPPROTO_TCP, TCP_MAXSEG,
+	    (int)p->mss, "TCP_MAXSEG", err, errlen) == -1)
+		return -1;
+	if (p->nodelay && setopt_int(fd, IPPROTO_TCP, TCP_NODELAY, 1,
+	    "TCP_NODELAY", err, errlen) == -1)
+		return -1;
+	return 0;
+}
+
+void
+sock_bufs(int fd, const struct gb_params *p, int is_tx,
+    struct gb_sockbuf *snd, struct gb_sockbuf *rcv)
+{
+	socklen_t len;
+	int v;
+
+	snd->requested = is_tx ? p->sndbuf : 0;
+	rcv->requested = is_tx ? 0 : p->rcvbuf;
+	len = sizeof(v);
+	snd->actual = getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0 &&
+	    v > 0 ? (uint32_t)v : 0;
+	len = sizeof(v);
+	rcv->actual = getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0 &&
+	    v > 0 ? (uint32_t)v : 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * sock.h: socket set-up shared by both roles: resolve, listen, connect with
+ * a deadline, apply a test's socket options and read back what took effect.
+ * Errors name the address and the call.
+ */
+#ifndef GB_SOCK_H
+#define GB_SOCK_H
+
+#include <sys/socket.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "params.h"
+#include "result.h"
+
+struct sock_addr {
+	struct sockaddr_storage	ss;
+	socklen_t		len;
+};
+
+int	sock_resolve(const char *host, uint16_t port, int family,
+	    struct sock_addr *, char *err, size_t errlen);
+/* A non-blocking listening socket; dual-stack "::" unless -4/-6/-B. */
+int	sock_listen(const char *bind_addr, uint16_t port, int family,
+	    char *err, size_t errlen);
+/*
+ * A blocking socket connected to addr within timeout_ms.  params may be
+ * NULL (control connection); otherwise the test's options for the role
+ * (is_tx) are set before connect(), so the SYN carries the MSS and the
+ * window scale fits the buffer.
+ */
+int	sock_connect(const struct sock_addr *, const char *bind_addr,
+	    const struct gb_params *, int is_tx, int timeout_ms,
+	    char *err, size_t errlen);
+/* Set -b/--sndbuf/--rcvbuf, -M, -D for a data socket of the role. */
+int	sock_apply(int fd, const struct gb_params *, int is_tx,
+	    char *err, size_t errlen);
+/* Requested and effective SO_SNDBUF/SO_RCVBUF of a data socket. */
+void	sock_bufs(int fd, const struct gb_params *, int is_tx,
+	    struct gb_sockbuf *snd, struct gb_sockbuf *rcv);
+int	sock_set_nonblock(int fd, int on);
+/* SO_RCVTIMEO and SO_SNDTIMEO: a silent peer ends a blocking call. */
+int	sock_set_timeouts(int fd, int ms);
+const char *sock_ntop(const struct sockaddr *, char *buf, size_t len);
+
+#endif /* GB_SOCK_H */

@@ -1,0 +1,35 @@
+/*
+ * units.h: sizes, durations and rates.  Sizes take K/M/G suffixes that are
+ * powers of 1024 (as ttcp and nuttcp); rates are 10^3-based bits or
+ * 2^10-based bytes per second as ttcp's -f letters say.  Pure functions.
+ */
+#ifndef GB_UNITS_H
+#define GB_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse "64K", "1M", "131072" into bytes within [min, max].  On error
+ * returns -1 and writes "WHAT is too large (max 64M): 9G" into err.
+ */
+int		 units_parse_size(const char *s, uint64_t min, uint64_t max,
+		    const char *what, uint64_t *out, char *err, size_t errlen);
+/* Parse "10", "2.5" seconds into milliseconds within [min_ms, max_ms]. */
+int		 units_parse_seconds(const char *s, uint32_t min_ms,
+		    uint32_t max_ms, const char *what, uint32_t *out_ms,
+		    char *err, size_t errlen);
+/* Parse a decimal integer within [min, max]. */
+int		 units_parse_uint(const char *s, uint64_t min, uint64_t max,
+		    const char *what, uint64_t *out, char *err, size_t errlen);
+/* Format bytes as "64K"/"1M"/"1000" when exact, for messages. */
+const char	*units_format_size(uint64_t bytes, char *buf, size_t len);
+/* Is c one of ttcp's -f letters: k m g K M G? */
+int		 units_rate_letter_ok(char c);
+/*
+ * Express bits_per_s in the unit of a -f letter: 'm' -> Mbps (10^6 bit/s),
+ * 'K' -> KB/sec (2^10 byte/s), ...  *label gets "Mbps", "KB/sec", ...
+ */
+double		 units_rate(double bits_per_s, char letter, const char **label);
+
+#endif /* GB_UNITS_H */

@@ -1,0 +1,459 @@
+/*
+ * xfer.c: the data path.  Each stream has its own thread doing blocking
+ * send() or recv() of params->buflen bytes on a raw socket; the hot loop
+ * reads no clock and allocates nothing: time is the event loop's business
+ * (a duration timer sets the stop flag), and byte counts are relaxed
+ * atomics that the interval timer samples.
+ *
+ * End of a stream: the sender shuts down its write side after the last
+ * buffer and waits for the receiver's FIN, so its clock covers delivery,
+ * not just the copy into the socket buffer; the receiver reads to EOF and
+ * then shuts down its own write side.  Sockets are closed only after the
+ * threads are joined, so an abort can never race a close.
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "sock.h"
+#include "tcpinfo.h"
+#include "xfer.h"
+
+struct stream {
+	struct xfer		*x;
+	int			 fd;
+	pthread_t		 tid;
+	int			 started;
+	_Atomic uint64_t	 bytes;
+	uint64_t		 calls;
+	struct timespec		 end;
+	struct tcpinfo_sample	 ti;
+	char			 error[128];
+	char			*buf;
+};
+
+struct xfer {
+	struct event_base	*base;
+	struct gb_params	 p;
+	int			 is_tx;
+	void			(*done_cb)(void *);
+	void			(*interval_cb)(const struct gb_interval *,
+				    int, void *);
+	void			*arg;
+	struct stream		*s;
+	unsigned		 n;
+	atomic_int		 stop;
+	atomic_uint		 finished;
+	int			 done;
+	char			 abort_why[128];
+	struct event		*done_ev;
+	struct event		*stop_ev;	/* duration, sender only */
+	struct event		*iv_ev;		/* -i */
+	struct event		*deadline_ev;	/* receiver's upper bound */
+	struct timespec		 start;
+	struct timespec		 end;
+	const struct hoststat_roots *roots;
+	char			 ifname[GB_IFNAME_LEN];
+	struct hoststat		*before;
+	struct hoststat		*after;
+	struct gb_sockbuf	 sndbuf, rcvbuf;
+	uint64_t		 iv_bytes;
+	double			 iv_start_s;
+	unsigned		 niv;
+	struct gb_interval	*iv;
+};
+
+static double
+ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void
+stream_error(struct stream *s, const char *what, int errnum)
+{
+	if (s->error[0] != '\0' || atomic_load(&s->x->stop) == 2)
+		return;
+	if (errnum == EAGAIN || errnum == EWOULDBLOCK)
+		snprintf(s->error, sizeof(s->error), "%s: peer silent for "
+		    "%d s", what, GB_SILENT_MS / 1000);
+	else
+		snprintf(s->error, sizeof(s->error), "%s: %s", what,
+		    strerror(errnum));
+}
+
+static void
+stream_send(struct stream *s)
+{
+	struct xfer *x = s->x;
+	size_t len = x->p.buflen;
+	ssize_t n;
+	char c;
+
+	while (atomic_load_explicit(&x->stop, memory_order_relaxed) == 0) {
+		if (x->p.nbuf != 0 && s->calls >= x->p.nbuf)
+			break;
+		n = send(s->fd, s->buf, len, MSG_NOSIGNAL);
+		if (n > 0) {
+			atomic_fetch_add_explicit(&s->bytes, (uint64_t)n,
+			    memory_order_relaxed);
+			s->calls++;
+		} else if (n == -1 && errno != EINTR) {
+			stream_error(s, "send", errno);
+			return;
+		}
+	}
+	if (atomic_load(&x->stop) == 2)
+		return;
+	/* Wait for the receiver's FIN: the last byte has arrived. */
+	shutdown(s->fd, SHUT_WR);
+	while ((n = recv(s->fd, &c, 1, 0)) != 0) {
+		if (n == -1 && errno != EINTR) {
+			stream_error(s, "waiting for the receiver to finish",
+			    errno);
+			return;
+		}
+	}
+}
+
+static void
+stream_recv(struct stream *s)
+{
+	size_t len = s->x->p.buflen;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(s->fd, s->buf, len, 0);
+		if (n > 0) {
+			atomic_fetch_add_explicit(&s->bytes, (uint64_t)n,
+			    memory_order_relaxed);
+			s->calls++;
+		} else if (n == 0) {
+			break;
+		} else if (errno != EINTR) {
+			stream_error(s, "recv", errno);
+			return;
+		}
+	}
+}
+
+static void *
+stream_main(void *arg)
+{
+	struct stream *s = arg;
+	struct xfer *x = s->x;
+
+	if (x->is_tx)
+		stream_send(s);
+	else
+		stream_recv(s);
+	clock_gettime(CLOCK_MONOTONIC, &s->end);
+	tcpinfo_read(s->fd, &s->ti);
+	if (!x->is_tx)
+		shutdown(s->fd, SHUT_WR);	/* tell the sender we are done */
+	atomic_fetch_add(&x->finished, 1);
+	event_active(x->done_ev, EV_READ, 0);
+	return NULL;
+}
+
+/*
+ * Slices are measured against real elapsed time, not the timer's period.
+ * The last one (final) ends at the last byte; when it is too short to
+ * stand alone, its bytes go to the previous slice, so the slices always
+ * add up to the test's bytes.
+ */
+static void
+xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
+{
+	struct gb_interval *iv;
+	uint64_t total = 0;
+	unsigned i;
+	double t = ts_diff(&x->start, now);
+
+	for (i = 0; i < x->n; i++)
+		total += atomic_load_explicit(&x->s[i].bytes,
+		    memory_order_relaxed);
+	if (t - x->iv_start_s < 0.001 || x->niv >= GB_MAX_INTERVALS) {
+		if (final && x->niv > 0) {
+			iv = &x->iv[x->niv - 1];
+			iv->bytes += total - x->iv_bytes;
+			if (t > iv->end_s)
+				iv->end_s = t;
+		}
+		return;
+	}
+	iv = &x->iv[x->niv++];
+	iv->start_s = x->iv_start_s;
+	iv->end_s = t;
+	iv->bytes = total - x->iv_bytes;
+	x->iv_bytes = total;
+	x->iv_start_s = t;
+	if (x->interval_cb != NULL)
+		x->interval_cb(iv, x->is_tx, x->arg);
+}
+
+static void
+on_interval(evutil_socket_t fd, short what, void *arg)
+{
+	struct timespec now;
+
+	(void)fd;
+	(void)what;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	xfer_sample_interval(arg, &now, 0);
+}
+
+static void
+on_stop(evutil_socket_t fd, short what, void *arg)
+{
+	struct xfer *x = arg;
+
+	(void)fd;
+	(void)what;
+	atomic_store(&x->stop, 1);
+}
+
+static void
+on_deadline(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	xfer_abort(arg, "the test ran past its duration and the silent-peer "
+	    "timeout");
+}
+
+static void
+on_done(evutil_socket_t fd, short what, void *arg)
+{
+	struct xfer *x = arg;
+	char err[GB_ERR_LEN];
+	unsigned i;
+
+	(void)fd;
+	(void)what;
+	if (x->done || atomic_load(&x->finished) < x->n)
+		return;
+	x->done = 1;
+	x->end = x->s[0].end;
+	for (i = 1; i < x->n; i++)
+		if (ts_diff(&x->end, &x->s[i].end) > 0)
+			x->end = x->s[i].end;
+	x->after = hoststat_take(x->roots, x->ifname, err, sizeof(err));
+	event_del(x->stop_ev);
+	event_del(x->deadline_ev);
+	if (x->iv_ev != NULL) {
+		event_del(x->iv_ev);
+		xfer_sample_interval(x, &x->end, 1);
+	}
+	x->done_cb(x->arg);
+}
+
+static int
+xfer_events(struct xfer *x, char *err, size_t errlen)
+{
+	struct timeval tv;
+	uint32_t ms;
+
+	x->done_ev = event_new(x->base, -1, 0, on_done, x);
+	x->stop_ev = evtimer_new(x->base, on_stop, x);
+	x->deadline_ev = evtimer_new(x->base, on_deadline, x);
+	if (x->done_ev == NULL || x->stop_ev == NULL || x->deadline_ev == NULL)
+		goto nomem;
+	ms = x->p.duration_ms;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	if (x->is_tx)
+		evtimer_add(x->stop_ev, &tv);
+	/* Nothing legitimate runs this long; bounds a stuck peer. */
+	tv.tv_sec += 3 * GB_SILENT_MS / 1000;
+	evtimer_add(x->deadline_ev, &tv);
+	if (x->p.interval_ms != 0) {
+		x->iv = calloc(GB_MAX_INTERVALS, sizeof(*x->iv));
+		x->iv_ev = event_new(x->base, -1, EV_PERSIST, on_interval, x);
+		if (x->iv == NULL || x->iv_ev == NULL)
+			goto nomem;
+		ms = x->p.interval_ms;
+		tv.tv_sec = ms / 1000;
+		tv.tv_usec = (ms % 1000) * 1000;
+		event_add(x->iv_ev, &tv);
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for the test's timers");
+	return -1;
+}
+
+static int
+xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
+{
+	struct stream *s;
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < x->n; i++) {
+		s = &x->s[i];
+		s->x = x;
+		s->fd = fds[i];
+		fds[i] = -1;
+		sock_set_timeouts(s->fd, GB_SILENT_MS);
+		if ((s->buf = malloc(x->p.buflen)) == NULL) {
+			snprintf(err, errlen, "out of memory for a %u-byte "
+			    "buffer", x->p.buflen);
+			return -1;
+		}
+		memset(s->buf, 'g', x->p.buflen);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &x->start);
+	for (i = 0; i < x->n; i++) {
+		s = &x->s[i];
+		if ((rc = pthread_create(&s->tid, NULL, stream_main, s)) != 0) {
+			snprintf(err, errlen, "cannot start stream %u: %s", i,
+			    strerror(rc));
+			return -1;
+		}
+		s->started = 1;
+	}
+	return 0;
+}
+
+struct xfer *
+xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
+    size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	struct xfer *x;
+
+	if ((x = calloc(1, sizeof(*x))) == NULL ||
+	    (x->s = calloc(c->params->streams, sizeof(*x->s))) == NULL) {
+		free(x);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	x->base = base;
+	x->p = *c->params;
+	x->is_tx = c->is_tx;
+	x->done_cb = c->done_cb;
+	x->interval_cb = c->interval_cb;
+	x->arg = c->arg;
+	x->n = c->params->streams;
+	x->roots = c->roots;
+	if (c->ifname != NULL)
+		snprintf(x->ifname, sizeof(x->ifname), "%s", c->ifname);
+	else if (getsockname(c->fds[0], (struct sockaddr *)&ss, &len) == 0)
+		hoststat_ifname_for_addr((struct sockaddr *)&ss, x->ifname,
+		    sizeof(x->ifname));
+	sock_bufs(c->fds[0], &x->p, x->is_tx, &x->sndbuf, &x->rcvbuf);
+	if (xfer_events(x, err, errlen) == -1)
+		goto fail;
+	x->before = hoststat_take(x->roots, x->ifname, err, errlen);
+	if (x->before == NULL)
+		goto fail;
+	if (xfer_streams(x, c->fds, err, errlen) == -1) {
+		xfer_abort(x, "set-up failed");
+		goto fail;
+	}
+	return x;
+fail:
+	/* Streams not yet handed over stay the caller's to close. */
+	xfer_free(x);
+	return NULL;
+}
+
+void
+xfer_abort(struct xfer *x, const char *why)
+{
+	unsigned i;
+
+	if (x->abort_why[0] == '\0')
+		snprintf(x->abort_why, sizeof(x->abort_why), "%s", why);
+	atomic_store(&x->stop, 2);
+	for (i = 0; i < x->n; i++)
+		if (x->s[i].x != NULL)	/* handed over by xfer_streams */
+			shutdown(x->s[i].fd, SHUT_RDWR);
+}
+
+int
+xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
+    char *err, size_t errlen)
+{
+	struct tcpinfo_sample *ti;
+	unsigned i;
+	double wall;
+
+	memset(side, 0, sizeof(*side));
+	if (x->abort_why[0] != '\0') {
+		snprintf(err, errlen, "%s", x->abort_why);
+		return -1;
+	}
+	for (i = 0; i < x->n; i++) {
+		if (x->s[i].error[0] != '\0') {
+			snprintf(err, errlen, "stream %u: %s", i,
+			    x->s[i].error);
+			return -1;
+		}
+	}
+	if ((ti = calloc(x->n, sizeof(*ti))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	side->has = 1;
+	for (i = 0; i < x->n; i++) {
+		side->bytes += atomic_load(&x->s[i].bytes);
+		side->calls += x->s[i].calls;
+		ti[i] = x->s[i].ti;
+	}
+	side->seconds = ts_diff(&x->start, &x->end);
+	side->mbps = result_mbps(side->bytes, side->seconds);
+	tcpinfo_sum(ti, x->n, &side->tcp);
+	free(ti);
+	side->sndbuf = x->sndbuf;
+	side->rcvbuf = x->rcvbuf;
+	if (x->before != NULL && x->after != NULL)
+		hoststat_diff(x->before, x->after, x->is_tx, &side->host_cpu,
+		    &side->iface, &side->cpu, &wall);
+	if (r != NULL && x->iv != NULL) {
+		r->nintervals = x->niv;
+		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));
+	}
+	return 0;
+}
+
+void
+xfer_free(struct xfer *x)
+{
+	unsigned i;
+
+	if (x == NULL)
+		return;
+	for (i = 0; i < x->n; i++) {
+		if (x->s[i].started)
+			pthread_join(x->s[i].tid, NULL);
+		if (x->s[i].x != NULL && x->s[i].fd >= 0)
+			close(x->s[i].fd);
+		free(x->s[i].buf);
+	}
+	if (x->done_ev != NULL)
+		event_free(x->done_ev);
+	if (x->stop_ev != NULL)
+		event_free(x->stop_ev);
+	if (x->deadline_ev != NULL)
+		event_free(x->deadline_ev);
+	if (x->iv_ev != NULL)
+		event_free(x->iv_ev);
+	hoststat_free(x->before);
+	hoststat_free(x->after);
+	free(x->iv);
+	free(x->s);
+	free(x);
+}

@@ -1,0 +1,49 @@
+/*
+ * xfer.h: one test's data transfer on either end: a thread per stream
+ * moving payload over raw blocking sockets, and the libevent timers that
+ * end it (duration), report on it (-i) and bound it (deadline).  It takes
+ * the host snapshots right before the first byte and right after the last,
+ * and fills one struct gb_side.
+ */
+#ifndef GB_XFER_H
+#define GB_XFER_H
+
+#include <event2/event.h>
+
+#include "hoststat.h"
+#include "params.h"
+#include "result.h"
+
+/* A silent peer ends a blocking data call after this long. */
+#define GB_SILENT_MS	10000
+
+struct xfer_config {
+	const struct gb_params	*params;
+	int			 is_tx;		/* this end sends */
+	int			*fds;		/* params->streams, owned now */
+	const struct hoststat_roots *roots;
+	const char		*ifname;	/* -I, or NULL: from fds[0] */
+	/* Called from the event loop when every stream has ended. */
+	void			(*done_cb)(void *);
+	/* Called from the event loop for each -i interval. */
+	void			(*interval_cb)(const struct gb_interval *,
+				    int is_tx, void *);
+	void			*arg;
+};
+
+struct xfer;
+
+struct xfer	*xfer_start(struct event_base *, const struct xfer_config *,
+		    char *err, size_t errlen);
+/* Stop now (peer lost, signal): unblocks every stream. */
+void		 xfer_abort(struct xfer *, const char *why);
+/*
+ * After done_cb: fill side and copy intervals into result.  Returns -1
+ * with the first stream's error (or the abort reason) in err.
+ */
+int		 xfer_finish(struct xfer *, struct gb_side *,
+		    struct gb_result *, char *err, size_t errlen);
+/* Join the threads and close the sockets. */
+void		 xfer_free(struct xfer *);
+
+#endif /* GB_XFER_H */

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# Loopback integration tests: real listener and client processes on
+# 127.0.0.1.  Run from the top of the tree as
+#	GIGEBENCH=build/gigebench bash tests/loopback.sh
+# Every check prints "ok" or "FAIL"; the last line is "N passed, M failed".
+set -eu
+
+GB=${GIGEBENCH:-build/gigebench}
+PY=${PYTHON:-python3}
+TMP=$(mktemp -d)
+PIDS=""
+pass=0
+failed=0
+
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; }
+check() {	# check NAME COMMAND...: passes when the command succeeds
+	local name=$1; shift
+	if "$@"; then ok "$name"; else fail "$name"; fi
+}
+
+port_base=$((20000 + RANDOM % 20000))
+port_n=0
+next_port() { port_n=$((port_n + 1)); PORT=$((port_base + port_n)); }
+
+# Start a listener in the background on a fresh port and wait until it
+# accepts connections.
+listen() {
+	next_port
+	"$GB" -r -p "$PORT" "$@" >"$TMP/srv.out" 2>"$TMP/srv.err" &
+	SRV=$!
+	PIDS="$PIDS $SRV"
+	local i
+	for i in $(seq 1 50); do
+		if ss -Htln "sport = :$PORT" | grep -q .; then return 0; fi
+		sleep 0.1
+	done
+	echo "listener on port $PORT did not come up" >&2
+	return 1
+}
+
+# Wait for a background pid with a bound; 0 if it exited 0 in time.
+wait_for() {
+	local pid=$1 secs=$2 i
+	for i in $(seq 1 $((secs * 10))); do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid"
+			return $?
+		fi
+		sleep 0.1
+	done
+	kill "$pid" 2>/dev/null || true
+	return 124
+}
+
+json_check() {	# json_check FILE PYTHON-EXPRESSION-ON-d
+	"$PY" - "$1" "$2" <<'PYEOF'
+import json, sys
+with open(sys.argv[1]) as f:
+    d = json.load(f)
+ok = eval("(" + sys.argv[2] + ")", {"d": d})
+if not ok:
+    print("json check failed:", sys.argv[2], file=sys.stderr)
+sys.exit(0 if ok else 1)
+PYEOF
+}
+
+# 1. A default test: the report has both sides and the summary line.
+listen -1
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 2 >"$TMP/c1.out" 2>"$TMP/c1.err" || rc=$?
+check "default test exits 0" [ "$rc" -eq 0 ]
+check "report has sender lines" grep -q '^gigebench-t: ' "$TMP/c1.out"
+check "report has receiver lines" grep -q '^gigebench-r: ' "$TMP/c1.out"
+check "summary line has both ends' CPU" grep -Eq \
+    '^ *[0-9]+\.[0-9]{4} MB / +[0-9.]+ sec = +[0-9.]+ Mbps [0-9]+ %TX [0-9]+ %RX ' \
+    "$TMP/c1.out"
+check "loopback irq/pkt is n/a" grep -q 'n/a irq/pkt-TX n/a irq/pkt-RX' \
+    "$TMP/c1.out"
+check "--once listener exits 0 after the test" wait_for "$SRV" 5
+check "listener printed its own report" grep -q '^gigebench-r: ' \
+    "$TMP/srv.out"
+
+# 2. JSON: every key scripts rely on, nonzero Mbps, both sides' CPU.
+listen -1
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 2 -i 0.5 --json >"$TMP/j.json" \
+    2>"$TMP/j.err" || rc=$?
+check "json test exits 0" [ "$rc" -eq 0 ]
+check "json has every key" json_check "$TMP/j.json" '
+all(k in d["result"] for k in ("bytes","seconds","mbps","sender","receiver","tcp"))
+and all(all(k in d["result"][s] for k in ("cpu","host_cpu","interface",
+    "interrupts","packets","irq_per_packet","softirq","sndbuf","rcvbuf"))
+    for s in ("sender","receiver"))
+and all(all(k in d["result"][s]["cpu"] for k in ("process_pct","user_pct","sys_pct"))
+    for s in ("sender","receiver"))
+and all(all(k in d["result"][s]["host_cpu"] for k in ("busy_pct","irq_pct",
+    "softirq_pct","max_cpu_busy_pct")) for s in ("sender","receiver"))
+and all(all(k in d["result"][s]["softirq"] for k in ("net_rx","net_tx"))
+    for s in ("sender","receiver"))
+and all(set(d["result"][s][b]) >= {"requested","actual"}
+    for s in ("sender","receiver") for b in ("sndbuf","rcvbuf"))
+and all(k in d["result"]["tcp"] for k in ("retransmits","rtt_us","cwnd","mss"))
+and "params" in d and "intervals" in d'
+check "json mbps is nonzero" json_check "$TMP/j.json" 'd["result"]["mbps"] > 0'
+check "json has both sides' process CPU" json_check "$TMP/j.json" \
+    'd["result"]["sender"]["cpu"]["process_pct"] > 0 and d["result"]["receiver"]["cpu"]["process_pct"] > 0'
+check "sender bytes equal receiver bytes" json_check "$TMP/j.json" \
+    'd["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] > 0'
+check "loopback irq_per_packet is null, interface lo" json_check \
+    "$TMP/j.json" 'd["result"]["sender"]["irq_per_packet"] is None and
+    d["result"]["sender"]["interrupts"] is None and
+    d["result"]["sender"]["interface"]["name"] == "lo"'
+check "intervals cover the test" json_check "$TMP/j.json" \
+    'len(d["intervals"]) >= 3 and sum(i["bytes"] for i in d["intervals"]) == d["result"]["sender"]["bytes"]'
+check "host cpu busy is a percentage" json_check "$TMP/j.json" \
+    '0 < d["result"]["sender"]["host_cpu"]["busy_pct"] <= 100'
+wait_for "$SRV" 5 || true
+
+# 3. -n: exactly COUNT buffers per stream, and -P 4.
+listen -1
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -n 100 -l 64K -P 4 -J >"$TMP/n.json" \
+    2>"$TMP/n.err" || rc=$?
+check "-n -P 4 test exits 0" [ "$rc" -eq 0 ]
+check "-n 100 -l 64K -P 4 moves 4 x 100 x 64K bytes on both ends" \
+    json_check "$TMP/n.json" \
+    'd["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] == 4*100*65536 and d["params"]["streams"] == 4'
+wait_for "$SRV" 5 || true
+
+# 4. Reverse: -r HOST, the listener transmits.
+listen -1 -J
+rc=0
+"$GB" -r 127.0.0.1 -p "$PORT" -T 1 -b 256K -J >"$TMP/r.json" \
+    2>"$TMP/r.err" || rc=$?
+check "reverse test exits 0" [ "$rc" -eq 0 ]
+check "reverse: bytes match and direction is client_receives" json_check \
+    "$TMP/r.json" 'd["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] > 0 and d["params"]["direction"] == "client_receives"'
+check "reverse: the receiving socket got -b as SO_RCVBUF" json_check \
+    "$TMP/r.json" 'd["result"]["receiver"]["rcvbuf"]["requested"] == 262144 and d["result"]["receiver"]["rcvbuf"]["actual"] > 0 and d["result"]["sender"]["sndbuf"]["requested"] == 262144'
+wait_for "$SRV" 5 || true
+check "listener's JSON parses too" json_check "$TMP/srv.out" \
+    'd["result"]["bytes"] > 0'
+
+# 5. Busy: a second client during a test is refused promptly, exit 3.
+listen
+"$GB" -t 127.0.0.1 -p "$PORT" -T 3 -q >"$TMP/b1.out" 2>&1 &
+B1=$!
+PIDS="$PIDS $B1"
+sleep 0.7
+rc=0
+start=$(date +%s%N)
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 >"$TMP/b2.out" 2>"$TMP/b2.err" || rc=$?
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+check "second client is refused with exit 3" [ "$rc" -eq 3 ]
+check "refusal says busy" grep -q busy "$TMP/b2.err"
+check "refusal came within 1 s (${elapsed_ms} ms)" [ "$elapsed_ms" -lt 1000 ]
+check "first client still succeeds" wait_for "$B1" 10
+
+# 6. Garbage, then a good test on the same listener.
+"$PY" - "$PORT" <<'PYEOF'
+import os, socket, sys
+port = int(sys.argv[1])
+for payload in (os.urandom(65536), b"GET / HTTP/1.0\r\n\r\n",
+                b"SSH-2.0-OpenSSH_9.2\r\n", b"GBCP\x01\x01\x00\x00\xff\xff\xff\xff",
+                b"GBCP\x09\x01\x00\x00\x00\x00\x00\x02{}",
+                b"GBCP\x01\x05\x00\x00\x00\x00\x00\x02{}"):
+    s = socket.create_connection(("127.0.0.1", port))
+    try:
+        s.sendall(payload)
+        s.settimeout(2)
+        s.recv(4096)
+    except OSError:
+        pass
+    s.close()
+PYEOF
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 -q >"$TMP/g.out" 2>"$TMP/g.err" || rc=$?
+check "a good test passes after garbage connections" [ "$rc" -eq 0 ]
+check "-q prints only the summary line" [ "$(wc -l <"$TMP/g.out")" -eq 1 ]
+kill -TERM "$SRV"
+check "listener exits 0 on SIGTERM" wait_for "$SRV" 5
+
+# 7. Peers that are not gigebench, or say nothing.
+next_port
+"$PY" - "$PORT" silent <<'PYEOF' &
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(4)
+for banner in (b"HTTP/1.0 200 OK\r\n\r\nhello", None):
+    c, _ = s.accept()
+    if banner:
+        c.recv(4096)
+        c.sendall(banner)
+        time.sleep(0.5)
+    else:
+        time.sleep(7)
+    c.close()
+PYEOF
+FAKE=$!
+PIDS="$PIDS $FAKE"
+sleep 0.5
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 -J >"$TMP/f.json" 2>"$TMP/f.err" || rc=$?
+check "a peer that is not gigebench: exit 3" [ "$rc" -eq 3 ]
+check "and the error says so" grep -q "not gigebench" "$TMP/f.err"
+check "and the JSON has an error member" json_check "$TMP/f.json" \
+    '"error" in d and d["exit_code"] == 3'
+rc=0
+start=$(date +%s)
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 >"$TMP/s.out" 2>"$TMP/s.err" || rc=$?
+elapsed=$(($(date +%s) - start))
+check "a silent peer: exit 1 within the handshake timeout (${elapsed} s)" \
+    [ "$rc" -eq 1 -a "$elapsed" -le 7 ]
+wait "$FAKE" 2>/dev/null || true
+
+# 8. Nothing listening: exit 1, message names the address.
+next_port
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 2>"$TMP/e.err" >/dev/null || rc=$?
+check "connection refused: exit 1" [ "$rc" -eq 1 ]
+check "and the message names the address" grep -q "127.0.0.1 port $PORT" \
+    "$TMP/e.err"
+
+# 9. Usage errors: exit 2 and a message naming the option and value.
+usage_case() {	# usage_case NEEDLE ARGS...
+	local needle=$1 rc=0; shift
+	"$GB" "$@" >"$TMP/u.out" 2>"$TMP/u.err" || rc=$?
+	[ "$rc" -eq 2 ] && grep -qe "$needle" "$TMP/u.err"
+}
+check "-l 0 is a usage error" usage_case "-l" -t 127.0.0.1 -l 0
+check "-l 9G is a usage error" usage_case "9G" -t 127.0.0.1 -l 9G
+check "-P 0 is a usage error" usage_case "-P" -t 127.0.0.1 -P 0
+check "-T abc is a usage error" usage_case "abc" -t 127.0.0.1 -T abc
+check "-p 70000 is a usage error" usage_case "70000" -t 127.0.0.1 -p 70000
+check "-f x is a usage error" usage_case "-f" -t 127.0.0.1 -f x
+check "unknown option is a usage error" usage_case "frobnicate" \
+    -t 127.0.0.1 --frobnicate
+check "-t without a host is a usage error" usage_case "host" -t
+check "no role is a usage error" usage_case "." -T 1
+usage_json() {
+	local rc=0
+	"$GB" -J -t 127.0.0.1 -P 999 >"$TMP/uj.json" 2>/dev/null || rc=$?
+	[ "$rc" -eq 2 ] && json_check "$TMP/uj.json" \
+	    '"error" in d and d["exit_code"] == 2'
+}
+check "usage error with --json is valid JSON" usage_json
+check "--help exits 0" "$GB" --help
+check "--version exits 0" "$GB" --version
+
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]

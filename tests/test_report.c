@@ -1,0 +1,595 @@
+/*
+ * test_report.c: the renderers (report.c, report_json.c) and the derived
+ * figures (result.c).  The side decoder has its own test_report_in.c.
+ *
+ * Results are filled by hand, rendered into open_memstream() and compared
+ * byte for byte with tests/golden/report-*.{txt,json}.  Run with
+ * GIGEBENCH_UPDATE_GOLDEN=1 to rewrite the golden files instead, then read
+ * them (git diff) before accepting them.  Run from the top directory, as
+ * "make check" does, or set GIGEBENCH_GOLDEN_DIR.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report.h"
+#include "result.h"
+
+#define GOLDEN_DIR	"tests/golden"
+
+/* ---- hand-filled results ---- */
+
+static void
+fill_seed_side(struct gb_side *s, int tx)
+{
+	struct gb_iface_figures *f = &s->iface;
+
+	s->has = 1;
+	s->bytes = UINT64_C(4926630527);	/* 4698.4010 MB */
+	s->seconds = 60.0;
+	/*
+	 * As nuttcp printed it in the seed.  Its own clock made the test a
+	 * little longer than 60.00 s; the renderers only format what the
+	 * measuring code computed, so the figure is taken as given.
+	 */
+	s->mbps = 656.7557;
+	s->calls = tx ? 75175 : 1162341;
+	s->cpu.user_s = tx ? 1.23 : 2.01;
+	s->cpu.sys_s = tx ? 36.57 : 36.15;
+	s->cpu.user_pct = tx ? 2.05 : 3.35;
+	s->cpu.sys_pct = tx ? 60.95 : 60.25;
+	s->cpu.process_pct = tx ? 63.0 : 63.6;
+	s->host_cpu.has = 1;
+	s->host_cpu.ncpus = 1;
+	s->host_cpu.busy_pct = tx ? 64.2 : 71.5;
+	s->host_cpu.user_pct = tx ? 2.3 : 3.5;
+	s->host_cpu.sys_pct = tx ? 41.0 : 35.0;
+	s->host_cpu.irq_pct = tx ? 8.4 : 15.0;
+	s->host_cpu.softirq_pct = tx ? 12.5 : 18.0;
+	s->host_cpu.max_cpu = 0;
+	s->host_cpu.max_cpu_busy_pct = s->host_cpu.busy_pct;
+	strcpy(f->name, "eth0");
+	f->has_counters = 1;
+	f->rx_packets = tx ? 1643251 : 3287085;
+	f->tx_packets = tx ? 3286503 : 1643542;
+	f->rx_bytes = tx ? 108454566 : 5105846790;
+	f->tx_bytes = tx ? 5105806910 : 108473772;
+	f->irq_lines = 1;
+	strcpy(f->irq_list, "41");
+	f->has_interrupts = 1;
+	f->interrupts = tx ? 476543 : 1157054;	/* the seed's deltas */
+	f->has_irq_per_packet = 1;
+	f->irq_per_packet = tx ? 0.145 : 0.352;
+	f->has_softirq = 1;
+	f->net_rx_softirqs = tx ? 98000 : 1632000;
+	f->net_tx_softirqs = tx ? 1210 : 96;
+	s->tcp.has = 1;
+	s->tcp.retransmits = 0;
+	s->tcp.rtt_us = tx ? 120 : 95;
+	s->tcp.rttvar_us = tx ? 40 : 30;
+	s->tcp.cwnd = tx ? 42 : 10;
+	s->tcp.mss = 1448;
+	s->sndbuf.requested = tx ? 0 : 262144;
+	s->sndbuf.actual = tx ? 16384 : 524288;
+	s->rcvbuf.actual = 87380;
+}
+
+/* The 2001 GMAC test of the seed: nuttcp -t, 60 s, reports every 10 s. */
+static struct gb_result *
+result_seed(void)
+{
+	static const uint64_t bytes[] = { 821000000, 821200000, 821105087,
+	    821105088, 821110000, 821110352 };
+	struct gb_result *r;
+	unsigned i;
+
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	r->params.direction = GB_DIR_CLIENT_SENDS;
+	r->params.buflen = 65536;
+	r->params.duration_ms = 60000;
+	r->params.streams = 1;
+	r->params.interval_ms = 10000;
+	strcpy(r->peer, "192.168.1.2");
+	r->port = 5001;
+	r->local_is_sender = 1;
+	fill_seed_side(&r->sender, 1);
+	fill_seed_side(&r->receiver, 0);
+	for (i = 0; i < 6; i++) {
+		r->intervals[i].start_s = i * 10.0;
+		r->intervals[i].end_s = (i + 1) * 10.0;
+		r->intervals[i].bytes = bytes[i];
+	}
+	r->nintervals = 6;
+	return r;
+}
+
+static void
+fill_loopback_side(struct gb_side *s, int tx)
+{
+	struct gb_iface_figures *f = &s->iface;
+
+	s->has = 1;
+	s->bytes = tx ? UINT64_C(23456789012) : UINT64_C(23456658000);
+	s->seconds = tx ? 10.0 : 10.0005;
+	s->mbps = result_mbps(s->bytes, s->seconds);
+	s->calls = tx ? 178963 : 2901234;
+	s->cpu.user_s = tx ? 0.12 : 0.85;
+	s->cpu.sys_s = tx ? 4.56 : 6.10;
+	s->cpu.user_pct = s->cpu.user_s * 10;
+	s->cpu.sys_pct = s->cpu.sys_s * 10;
+	s->cpu.process_pct = s->cpu.user_pct + s->cpu.sys_pct;
+	/* The receiver runs on the same host: only one side read /proc/stat. */
+	if (tx) {
+		s->host_cpu.has = 1;
+		s->host_cpu.ncpus = 4;
+		s->host_cpu.busy_pct = 55.0;
+		s->host_cpu.user_pct = 1.0;
+		s->host_cpu.sys_pct = 40.0;
+		s->host_cpu.softirq_pct = 14.0;
+		s->host_cpu.max_cpu = 1;
+		s->host_cpu.max_cpu_busy_pct = 98.0;
+	}
+	strcpy(f->name, "lo");
+	f->has_counters = 1;
+	f->rx_packets = f->tx_packets = 361234;
+	f->rx_bytes = f->tx_bytes = UINT64_C(23480000000);
+	f->has_softirq = tx;
+	f->net_rx_softirqs = tx ? 362001 : 0;
+	f->net_tx_softirqs = tx ? 12 : 0;
+	s->tcp.has = tx;
+	s->tcp.rtt_us = tx ? 52 : 0;
+	s->tcp.rttvar_us = tx ? 10 : 0;
+	s->tcp.cwnd = tx ? 10 : 0;
+	s->tcp.mss = tx ? 65483 : 0;
+	s->sndbuf.actual = 2626560;
+	s->rcvbuf.requested = tx ? 0 : 4194304;
+	s->rcvbuf.actual = tx ? 131072 : 8388608;
+}
+
+/* gigebench -r 127.0.0.1 -P 2 -D: the listener sends over lo. */
+static struct gb_result *
+result_loopback(void)
+{
+	struct gb_result *r;
+
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	r->params.direction = GB_DIR_CLIENT_RECEIVES;
+	r->params.buflen = 131072;
+	r->params.duration_ms = 10000;
+	r->params.streams = 2;
+	r->params.nodelay = 1;
+	r->params.rcvbuf = 4194304;
+	r->params.interval_ms = 0;
+	strcpy(r->peer, "127.0.0.1");
+	r->port = 5001;
+	r->local_is_sender = 0;
+	fill_loopback_side(&r->sender, 1);
+	fill_loopback_side(&r->receiver, 0);
+	return r;
+}
+
+/* The listener died before it reported: only the sender's figures. */
+static struct gb_result *
+result_norecv(void)
+{
+	struct gb_result *r;
+	struct gb_side *s;
+
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	r->params.buflen = 8192;
+	r->params.nbuf = 100000;
+	r->params.duration_ms = 10000;
+	r->params.streams = 1;
+	r->params.mss = 1400;
+	r->params.interval_ms = 0;
+	strcpy(r->peer, "198.18.0.2");
+	r->port = 5101;
+	r->local_is_sender = 1;
+	s = &r->sender;
+	s->has = 1;
+	s->bytes = UINT64_C(819200000);
+	s->seconds = 6.9631;
+	s->mbps = result_mbps(s->bytes, s->seconds);
+	s->calls = 100000;
+	s->cpu.user_s = 0.02;
+	s->cpu.sys_s = 0.61;
+	s->cpu.user_pct = 0.29;
+	s->cpu.sys_pct = 8.76;
+	s->cpu.process_pct = 9.05;
+	s->tcp.has = 1;
+	s->tcp.retransmits = 3;
+	s->tcp.rtt_us = 1234;
+	s->tcp.rttvar_us = 456;
+	s->tcp.cwnd = 87;
+	s->tcp.mss = 1388;
+	s->sndbuf.actual = 16384;
+	s->rcvbuf.actual = 131072;
+	return r;
+}
+
+/* ---- rendering and golden files ---- */
+
+static char *
+render_text(const struct gb_result *r, char unit, int verbose, int quiet)
+{
+	struct report_style st = { unit, verbose, quiet };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_text(fp, r, &st);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+static char *
+render_summary(const struct gb_result *r, char unit)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_summary_line(fp, r, unit);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+/* Text followed by the interval lines, as a run with -i prints them. */
+static char *
+render_with_intervals(const struct gb_result *r, char unit)
+{
+	struct report_style st = { unit, 0, 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned i;
+	FILE *fp;
+
+	assert_non_null(fp = open_memstream(&buf, &len));
+	for (i = 0; i < r->nintervals; i++)
+		report_interval_line(fp, &r->intervals[i], 1, unit);
+	report_text(fp, r, &st);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+/* Takes the reference. */
+static char *
+render_json(json_t *j)
+{
+	char *s, *out;
+
+	assert_non_null(j);
+	assert_non_null(s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS));
+	assert_true(asprintf(&out, "%s\n", s) > 0);
+	free(s);
+	json_decref(j);
+	return out;
+}
+
+static char *
+golden_path(const char *name)
+{
+	const char *dir = getenv("GIGEBENCH_GOLDEN_DIR");
+	char *path;
+
+	assert_true(asprintf(&path, "%s/%s", dir != NULL ? dir : GOLDEN_DIR,
+	    name) > 0);
+	return path;
+}
+
+static char *
+golden_read(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *in, *out;
+	int c;
+
+	if ((in = fopen(path, "r")) == NULL)
+		fail_msg("%s: cannot open (GIGEBENCH_UPDATE_GOLDEN=1 makes it)",
+		    path);
+	assert_non_null(out = open_memstream(&buf, &len));
+	while ((c = getc(in)) != EOF)
+		putc(c, out);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+	return buf;
+}
+
+static void
+golden_write(const char *path, const char *text)
+{
+	FILE *fp;
+
+	if ((fp = fopen(path, "w")) == NULL)
+		fail_msg("%s: cannot create", path);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* Show the first line that differs, then fail. */
+static void
+golden_mismatch(const char *path, const char *want, const char *got)
+{
+	size_t i, line = 1, bol = 0;
+
+	for (i = 0; want[i] != '\0' && want[i] == got[i]; i++)
+		if (want[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	print_error("%s:%zu differs\n want: %.*s\n  got: %.*s\n", path, line,
+	    (int)strcspn(want + bol, "\n"), want + bol,
+	    (int)strcspn(got + bol, "\n"), got + bol);
+	print_error("--- whole output ---\n%s--- end ---\n", got);
+	fail();
+}
+
+/* Frees text. */
+static void
+golden_check(const char *name, char *text)
+{
+	const char *update = getenv("GIGEBENCH_UPDATE_GOLDEN");
+	char *path, *want;
+
+	path = golden_path(name);
+	if (update != NULL && strcmp(update, "1") == 0) {
+		golden_write(path, text);
+		print_message("updated %s\n", path);
+	} else {
+		want = golden_read(path);
+		if (strcmp(want, text) != 0)
+			golden_mismatch(path, want, text);
+		free(want);
+	}
+	free(path);
+	free(text);
+}
+
+/* ---- result.c ---- */
+
+static void
+test_result_figures(void **state)
+{
+	(void)state;
+	assert_true(result_mbps(125000000, 1.0) == 1000.0);
+	assert_true(result_mbps(UINT64_C(4926630527), 60.0) > 656.88);
+	assert_true(result_mbps(1000, 0) == 0);
+	assert_true(result_mbps(1000, -1) == 0);
+	assert_true(result_megabytes(1048576) == 1.0);
+	assert_true(result_megabytes(0) == 0.0);
+}
+
+/* ---- text ---- */
+
+static void
+test_summary_seed(void **state)
+{
+	struct gb_result *r = result_seed();
+	char *s;
+
+	(void)state;
+	s = render_summary(r, 'm');
+	assert_string_equal(s, " 4698.4010 MB /  60.00 sec =  656.7557 Mbps"
+	    " 63 %TX 64 %RX 0 retrans 0.12 msRTT 0.145 irq/pkt-TX"
+	    " 0.352 irq/pkt-RX\n");
+	free(s);
+	free(r);
+}
+
+static void
+test_interval_line(void **state)
+{
+	struct gb_interval iv = { 1.0, 2.0, UINT64_C(1178029733) };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_interval_line(fp, &iv, 1, 'm');
+	report_interval_line(fp, &iv, 0, 'G');
+	iv.end_s = 1.0;		/* an empty slice: no rate, no crash */
+	report_interval_line(fp, &iv, 0, 'm');
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf,
+	    "gigebench-t:   1.00-  2.00 sec   1123.4567 MB  9424.2379 Mbps\n"
+	    "gigebench-r:   1.00-  2.00 sec   1123.4567 MB     1.0971 GB/sec\n"
+	    "gigebench-r:   1.00-  1.00 sec   1123.4567 MB     0.0000 Mbps\n");
+	free(buf);
+}
+
+static void
+test_text_seed(void **state)
+{
+	struct gb_result *r = result_seed();
+
+	(void)state;
+	golden_check("report-seed.txt", render_text(r, 'm', 0, 0));
+	free(r);
+}
+
+static void
+test_text_loopback(void **state)
+{
+	struct gb_result *r = result_loopback();
+
+	(void)state;
+	golden_check("report-loopback.txt", render_text(r, 'm', 0, 0));
+	free(r);
+}
+
+static void
+test_text_verbose(void **state)
+{
+	struct gb_result *r = result_loopback();
+
+	(void)state;
+	golden_check("report-loopback-verbose.txt", render_text(r, 'm', 1, 0));
+	free(r);
+}
+
+static void
+test_text_norecv(void **state)
+{
+	struct gb_result *r = result_norecv();
+
+	(void)state;
+	golden_check("report-norecv.txt", render_text(r, 'm', 0, 0));
+	free(r);
+}
+
+static void
+test_text_units(void **state)
+{
+	struct gb_result *r = result_seed();
+
+	(void)state;
+	golden_check("report-units-g.txt", render_with_intervals(r, 'g'));
+	golden_check("report-units-K.txt", render_with_intervals(r, 'K'));
+	free(r);
+}
+
+static void
+test_text_quiet(void **state)
+{
+	struct gb_result *r = result_loopback();
+	char *text, *line;
+
+	(void)state;
+	text = render_text(r, 'm', 2, 1);
+	line = render_summary(r, 'm');
+	assert_string_equal(text, line);
+	free(text);
+	free(line);
+	free(r);
+}
+
+/* Neither side known: still one well-formed line, no crash. */
+static void
+test_text_nothing(void **state)
+{
+	struct gb_result *r;
+	char *s;
+
+	(void)state;
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	s = render_summary(r, 'm');
+	assert_string_equal(s, "    0.0000 MB /   0.00 sec =    0.0000 Mbps"
+	    " n/a %TX n/a %RX n/a retrans n/a msRTT n/a irq/pkt-TX"
+	    " n/a irq/pkt-RX\n");
+	free(s);
+	free(r);
+}
+
+/* ---- JSON ---- */
+
+static void
+test_json_seed(void **state)
+{
+	struct gb_result *r = result_seed();
+
+	(void)state;
+	golden_check("report-seed.json", render_json(report_json(r)));
+	free(r);
+}
+
+static void
+test_json_loopback(void **state)
+{
+	struct gb_result *r = result_loopback();
+
+	(void)state;
+	golden_check("report-loopback.json", render_json(report_json(r)));
+	free(r);
+}
+
+static void
+test_json_norecv(void **state)
+{
+	struct gb_result *r = result_norecv();
+
+	(void)state;
+	golden_check("report-norecv.json", render_json(report_json(r)));
+	free(r);
+}
+
+static void
+test_json_params(void **state)
+{
+	struct gb_params p;
+	json_t *j;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.direction = GB_DIR_CLIENT_RECEIVES;
+	p.buflen = 1;
+	p.nbuf = GB_MAX_NBUF;
+	p.duration_ms = 2500;
+	p.streams = 3;
+	p.sndbuf = 65536;
+	p.rcvbuf = 0;
+	p.mss = 536;
+	p.nodelay = 7;
+	p.interval_ms = 500;
+	assert_non_null(j = report_params_json(&p));
+	assert_string_equal(json_string_value(json_object_get(j, "direction")),
+	    "client_receives");
+	assert_int_equal(json_integer_value(json_object_get(j, "nbuf")),
+	    GB_MAX_NBUF);
+	assert_true(json_real_value(json_object_get(j, "duration_s")) == 2.5);
+	assert_true(json_real_value(json_object_get(j, "interval_s")) == 0.5);
+	assert_true(json_is_true(json_object_get(j, "nodelay")));
+	assert_int_equal(json_integer_value(json_object_get(j, "mss")), 536);
+	assert_int_equal(json_integer_value(json_object_get(j, "rcvbuf")), 0);
+	assert_int_equal(json_object_size(j), 10);
+	json_decref(j);
+}
+
+/* A figure jansson cannot write makes the builder fail, not lie. */
+static void
+test_json_nonfinite(void **state)
+{
+	struct gb_result *r = result_loopback();
+
+	(void)state;
+	r->sender.mbps = NAN;
+	assert_null(report_side_json(&r->sender));
+	assert_null(report_json(r));
+	free(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_result_figures),
+		cmocka_unit_test(test_summary_seed),
+		cmocka_unit_test(test_interval_line),
+		cmocka_unit_test(test_text_seed),
+		cmocka_unit_test(test_text_loopback),
+		cmocka_unit_test(test_text_verbose),
+		cmocka_unit_test(test_text_norecv),
+		cmocka_unit_test(test_text_units),
+		cmocka_unit_test(test_text_quiet),
+		cmocka_unit_test(test_text_nothing),
+		cmocka_unit_test(test_json_seed),
+		cmocka_unit_test(test_json_loopback),
+		cmocka_unit_test(test_json_norecv),
+		cmocka_unit_test(test_json_params),
+		cmocka_unit_test(test_json_nonfinite),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
