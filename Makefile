@@ -4,6 +4,7 @@
 #   make check           unit tests (cmocka) and loopback/namespace tests
 #   make asan            build with ASan+UBSan into build-asan/
 #   make check-asan      the whole check under ASan+UBSan
+#   make check-all       check, then check-asan (what CI runs)
 #   make lint            mandoc -Tlint on the man page, cppcheck
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -51,7 +52,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 
 # Unit tests run from the top directory so fixture paths are stable.
 check-unit: $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@st=0; for t in $(TESTS); do echo "== $$t"; $$t || st=1; done; exit $$st
 
 check-loopback: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/loopback.sh
@@ -60,6 +61,9 @@ check-man: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) sh tests/man.sh
 
 check: check-unit check-loopback check-man
+
+# Everything CI runs: the checks, then again under ASan+UBSan.
+check-all: check check-asan
 
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -fno-sanitize-recover=all
@@ -83,7 +87,7 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check check-unit check-loopback check-man asan check-asan lint \
+.PHONY: all check check-all check-unit check-loopback check-man asan check-asan lint \
 	install clean
 .PRECIOUS: $(BUILD)/%.o
 

@@ -34,7 +34,7 @@ next_port() { port_n=$((port_n + 1)); PORT=$((port_base + port_n)); }
 # accepts connections.
 listen() {
 	next_port
-	"$GB" -r -p "$PORT" "$@" >"$TMP/srv.out" 2>"$TMP/srv.err" &
+	"$GB" -r -p "$PORT" "$@" >"$TMP/srv.out" 2>>"$TMP/srv.err" &
 	SRV=$!
 	PIDS="$PIDS $SRV"
 	local i
@@ -151,7 +151,7 @@ check "listener's JSON parses too" json_check "$TMP/srv.out" \
 
 # 5. Busy: a second client during a test is refused promptly, exit 3.
 listen
-"$GB" -t 127.0.0.1 -p "$PORT" -T 3 -q >"$TMP/b1.out" 2>&1 &
+"$GB" -t 127.0.0.1 -p "$PORT" -T 3 -q >"$TMP/b1.out" 2>"$TMP/b1.err" &
 B1=$!
 PIDS="$PIDS $B1"
 sleep 0.7
@@ -256,6 +256,12 @@ usage_json() {
 check "usage error with --json is valid JSON" usage_json
 check "--help exits 0" "$GB" --help
 check "--version exits 0" "$GB" --version
+
+# Under ASan/UBSan a report in any process's stderr is a failure.
+no_sanitizer_reports() {
+	! grep -l -E 'Sanitizer|runtime error' "$TMP"/*.err
+}
+check "no sanitizer reports from any process" no_sanitizer_reports
 
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

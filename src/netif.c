@@ -1,0 +1,331 @@
+/*
+ * netif.c: the test interface as sysfs and getifaddrs() show it.
+ *
+ * This file owns SYSFS/class/net/IF/statistics, the device's msi_irqs
+ * directory and the address-to-name lookup.  It does not parse /proc
+ * (irqstat.c does), keep samples or print.  Every interface name is
+ * checked before it goes into a path, so "../" cannot walk out of the
+ * sysfs root.
+ */
+
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netif.h"
+
+#define NETIF_PATH_MAX	4096
+
+static int	netif_path(char *, const char *, const char *, const char *,
+		    char *, size_t);
+static int	netif_counter_read(const char *, uint64_t *, char *, size_t);
+static int	netif_is_virtio(const char *);
+static int	netif_irq_cmp(const void *, const void *);
+static int	netif_msi_dir(const char *, unsigned **, size_t *);
+static int	netif_same_addr(const struct sockaddr *,
+		    const struct sockaddr *);
+static int	netif_in_loopnet(const struct ifaddrs *,
+		    const struct sockaddr_in *);
+static const struct sockaddr *netif_unmap(const struct sockaddr *,
+		    struct sockaddr_in *);
+
+/* As the kernel's dev_valid_name(). */
+int
+netif_name_ok(const char *ifname)
+{
+	const char	*p;
+
+	if (ifname == NULL || *ifname == '\0' ||
+	    strnlen(ifname, IFNAMSIZ) >= IFNAMSIZ ||
+	    strcmp(ifname, ".") == 0 || strcmp(ifname, "..") == 0)
+		return 0;
+	for (p = ifname; *p != '\0'; p++)
+		if (*p == '/' || *p == ':' || isspace((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
+/* SYSFS/class/net/IF/REST into path (NETIF_PATH_MAX bytes). */
+static int
+netif_path(char *path, const char *sysfs, const char *ifname,
+    const char *rest, char *err, size_t errlen)
+{
+	if (!netif_name_ok(ifname)) {
+		snprintf(err, errlen, "invalid interface name");
+		errno = EINVAL;
+		return -1;
+	}
+	if ((size_t)snprintf(path, NETIF_PATH_MAX, "%s/class/net/%s/%s",
+	    sysfs, ifname, rest) >= NETIF_PATH_MAX) {
+		snprintf(err, errlen, "sysfs root is too long: %s", sysfs);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int
+netif_counter_parse(FILE *fp, uint64_t *v)
+{
+	unsigned long long	 ull;
+	char			 buf[64], *end;
+
+	if (fgets(buf, sizeof(buf), fp) == NULL ||
+	    !isdigit((unsigned char)buf[0]))
+		return -1;
+	errno = 0;
+	ull = strtoull(buf, &end, 10);
+	if (errno != 0 || (*end != '\n' && *end != '\0'))
+		return -1;
+	*v = ull;
+	return 0;
+}
+
+static int
+netif_counter_read(const char *path, uint64_t *v, char *err, size_t errlen)
+{
+	FILE	*fp;
+	int	 r;
+
+	if ((fp = fopen(path, "re")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((r = netif_counter_parse(fp, v)) == -1)
+		snprintf(err, errlen, "%s: not a counter", path);
+	fclose(fp);
+	return r;
+}
+
+int
+netif_stats_read(const char *sysfs, const char *ifname,
+    struct netif_stats *st, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		"rx_packets", "tx_packets", "rx_bytes", "tx_bytes"
+	};
+	uint64_t	*field[] = {
+		&st->rx_packets, &st->tx_packets, &st->rx_bytes, &st->tx_bytes
+	};
+	char		 path[NETIF_PATH_MAX], rest[64];
+	size_t		 i;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(rest, sizeof(rest), "statistics/%s", names[i]);
+		if (netif_path(path, sysfs, ifname, rest, err, errlen) == -1 ||
+		    netif_counter_read(path, field[i], err, errlen) == -1) {
+			memset(st, 0, sizeof(*st));
+			return -1;
+		}
+	}
+	st->has = 1;
+	return 0;
+}
+
+/* Does the modalias file at path say "virtio:..."? */
+static int
+netif_is_virtio(const char *path)
+{
+	FILE	*fp;
+	char	 buf[16];
+	int	 yes;
+
+	if ((fp = fopen(path, "re")) == NULL)
+		return 0;
+	yes = fgets(buf, sizeof(buf), fp) != NULL &&
+	    strncmp(buf, "virtio:", 7) == 0;
+	fclose(fp);
+	return yes;
+}
+
+static int
+netif_irq_cmp(const void *a, const void *b)
+{
+	unsigned	x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The numeric names in one directory, sorted.  -1 with errno. */
+static int
+netif_msi_dir(const char *path, unsigned **irqs, size_t *nirqs)
+{
+	DIR		*dir;
+	struct dirent	*de;
+	unsigned	*v = NULL, *nv;
+	unsigned long	 n;
+	size_t		 cnt = 0, cap = 0;
+	char		*end;
+
+	if ((dir = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(dir)) != NULL && cnt < NETIF_MAX_IRQS) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;	/* ".", ".." */
+		errno = 0;
+		n = strtoul(de->d_name, &end, 10);
+		if (*end != '\0' || errno != 0 || n > UINT32_MAX)
+			continue;
+		if (cnt == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			if ((nv = reallocarray(v, cap, sizeof(*v))) == NULL) {
+				free(v);
+				closedir(dir);
+				errno = ENOMEM;
+				return -1;
+			}
+			v = nv;
+		}
+		v[cnt++] = (unsigned)n;
+	}
+	closedir(dir);
+	if (cnt > 0)
+		qsort(v, cnt, sizeof(*v), netif_irq_cmp);
+	*irqs = v;
+	*nirqs = cnt;
+	return 0;
+}
+
+/*
+ * A PCI NIC lists its vectors in device/msi_irqs.  A virtio NIC's device
+ * is the virtio device, and the vectors ("virtio2-input.0", which do not
+ * name the interface) belong to the PCI function one level up, which
+ * drives nothing else.  Other parents (a PCIe port above a legacy NIC)
+ * own vectors of their own, so only virtio looks up.
+ */
+int
+netif_msi_irqs_read(const char *sysfs, const char *ifname, unsigned **irqs,
+    size_t *nirqs, char *err, size_t errlen)
+{
+	char	path[NETIF_PATH_MAX];
+	int	saved;
+
+	*irqs = NULL;
+	*nirqs = 0;
+	if (netif_path(path, sysfs, ifname, "device/msi_irqs", err,
+	    errlen) == -1)
+		return -1;
+	if (netif_msi_dir(path, irqs, nirqs) == 0)
+		return 0;
+	saved = errno;
+	if (saved == ENOENT &&
+	    netif_path(path, sysfs, ifname, "device/modalias", err,
+	    errlen) == 0 && netif_is_virtio(path) &&
+	    netif_path(path, sysfs, ifname, "device/../msi_irqs", err,
+	    errlen) == 0 && netif_msi_dir(path, irqs, nirqs) == 0)
+		return 0;
+	if (errno == ENOMEM)
+		saved = ENOMEM;
+	snprintf(err, errlen, "%s: no MSI vectors: %s", ifname,
+	    strerror(saved));
+	errno = saved;
+	return -1;
+}
+
+/* An IPv4-mapped IPv6 address ("::ffff:10.0.0.1") as plain IPv4. */
+static const struct sockaddr *
+netif_unmap(const struct sockaddr *sa, struct sockaddr_in *sin)
+{
+	const struct sockaddr_in6	*s6 = (const struct sockaddr_in6 *)sa;
+
+	if (sa->sa_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		return sa;
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	memcpy(&sin->sin_addr, &s6->sin6_addr.s6_addr[12], 4);
+	return (const struct sockaddr *)sin;
+}
+
+static int
+netif_same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	const struct sockaddr_in6	*a6, *b6;
+
+	if (a->sa_family != b->sa_family)
+		return 0;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		    ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->sa_family != AF_INET6)
+		return 0;
+	a6 = (const struct sockaddr_in6 *)a;
+	b6 = (const struct sockaddr_in6 *)b;
+	/* fe80::1 may sit on several links; the scope tells them apart. */
+	if (a6->sin6_scope_id != 0 && b6->sin6_scope_id != 0 &&
+	    a6->sin6_scope_id != b6->sin6_scope_id)
+		return 0;
+	return memcmp(&a6->sin6_addr, &b6->sin6_addr,
+	    sizeof(a6->sin6_addr)) == 0;
+}
+
+/* Is sin inside the 127/8 network of this entry (its own netmask)? */
+static int
+netif_in_loopnet(const struct ifaddrs *ifa, const struct sockaddr_in *sin)
+{
+	const struct sockaddr_in	*addr, *mask;
+	uint32_t			 a, m, s;
+
+	if (ifa->ifa_addr == NULL || ifa->ifa_netmask == NULL ||
+	    ifa->ifa_addr->sa_family != AF_INET)
+		return 0;
+	addr = (const struct sockaddr_in *)ifa->ifa_addr;
+	mask = (const struct sockaddr_in *)ifa->ifa_netmask;
+	a = ntohl(addr->sin_addr.s_addr);
+	m = ntohl(mask->sin_addr.s_addr);
+	s = ntohl(sin->sin_addr.s_addr);
+	return (a >> 24) == 127 && (a & m) == (s & m);
+}
+
+int
+netif_name_in_list(const struct ifaddrs *list, const struct sockaddr *addr,
+    char *ifname, size_t len)
+{
+	const struct ifaddrs		*ifa, *found = NULL;
+	const struct sockaddr_in	*sin;
+	struct sockaddr_in		 mapped;
+
+	if (addr == NULL || len == 0)
+		return -1;
+	addr = netif_unmap(addr, &mapped);
+	for (ifa = list; ifa != NULL && found == NULL; ifa = ifa->ifa_next)
+		if (ifa->ifa_addr != NULL && ifa->ifa_name != NULL &&
+		    netif_same_addr(ifa->ifa_addr, addr))
+			found = ifa;
+	sin = (const struct sockaddr_in *)addr;
+	if (found == NULL && addr->sa_family == AF_INET &&
+	    (ntohl(sin->sin_addr.s_addr) >> 24) == 127)
+		for (ifa = list; ifa != NULL && found == NULL;
+		    ifa = ifa->ifa_next)
+			if (ifa->ifa_name != NULL && netif_in_loopnet(ifa, sin))
+				found = ifa;
+	if (found == NULL ||
+	    (size_t)snprintf(ifname, len, "%s", found->ifa_name) >= len) {
+		ifname[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+int
+netif_name_for_addr(const struct sockaddr *addr, char *ifname, size_t len)
+{
+	struct ifaddrs	*list;
+	int		 r;
+
+	if (getifaddrs(&list) == -1)
+		return -1;
+	r = netif_name_in_list(list, addr, ifname, len);
+	freeifaddrs(list);
+	return r;
+}

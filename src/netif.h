@@ -1,0 +1,58 @@
+/*
+ * netif.h: one network interface as sysfs and getifaddrs() show it: its
+ * packet and byte counters, the MSI vectors its device owns, and which
+ * interface holds a local address.  Files are read under a sysfs root that
+ * tests can move.
+ */
+#ifndef GB_NETIF_H
+#define GB_NETIF_H
+
+#include <sys/socket.h>
+
+#include <ifaddrs.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NETIF_MAX_IRQS	65536	/* msi_irqs entries beyond are ignored */
+
+struct netif_stats {
+	int		has;		/* all four counters were read */
+	uint64_t	rx_packets;
+	uint64_t	tx_packets;
+	uint64_t	rx_bytes;
+	uint64_t	tx_bytes;
+};
+
+/* Is this a name the kernel would accept (and safe in a path)? 1 or 0. */
+int	netif_name_ok(const char *ifname);
+/* One sysfs counter: "12345\n".  0, or -1 when it is not a number. */
+int	netif_counter_parse(FILE *, uint64_t *);
+/*
+ * SYSFS/class/net/IF/statistics/{rx,tx}_{packets,bytes}.  -1 with a
+ * reason in err and has = 0 when one is missing or malformed.
+ */
+int	netif_stats_read(const char *sysfs, const char *ifname,
+	    struct netif_stats *, char *err, size_t errlen);
+/*
+ * The IRQ numbers in SYSFS/class/net/IF/device/msi_irqs/, sorted, in a
+ * malloc'd array the caller frees.  A virtio NIC's vectors belong to the
+ * PCI function above it (device/../msi_irqs).  -1 with a reason in err
+ * when there is no such directory (legacy interrupts, no device at all),
+ * with errno ENOMEM when memory ran out.
+ */
+int	netif_msi_irqs_read(const char *sysfs, const char *ifname,
+	    unsigned **irqs, size_t *nirqs, char *err, size_t errlen);
+/*
+ * The interface in list that holds addr (AF_INET or AF_INET6, IPv4-mapped
+ * IPv6 too).  A 127.0.0.0/8 address maps to the interface whose 127/8
+ * network holds it, as 127.0.0.2 is local but only 127.0.0.1 is listed.
+ * Pure.  0, or -1 when none matches or the name does not fit.
+ */
+int	netif_name_in_list(const struct ifaddrs *list,
+	    const struct sockaddr *addr, char *ifname, size_t len);
+/* The same against getifaddrs(). */
+int	netif_name_for_addr(const struct sockaddr *addr, char *ifname,
+	    size_t len);
+
+#endif /* GB_NETIF_H */

@@ -1,0 +1,518 @@
+/*
+ * opts.c: the command line, from argv to struct gb_opts.
+ *
+ * The man page is the contract: the option table, the usage text below and
+ * man/gigebench.1 list the same options in the same order (tests/man.sh and
+ * tests/test_opts.c check it).  ttcp's letters keep their meaning.
+ *
+ * opts_parse() range-checks every number, then checks the combinations of
+ * options once the whole line is read.  It never prints and never exits: a
+ * problem goes into the caller's buffer as "OPTION: WHAT is PROBLEM: VALUE",
+ * naming the option as the user typed it ("-l" or "--length").  It resets
+ * getopt on entry, so it can be called any number of times.
+ */
+
+#include <sys/socket.h>
+
+#include <ctype.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+#include "params.h"
+#include "units.h"
+
+/* Options with no letter get values past any char. */
+enum {
+	OPT_RCVBUF = 256,
+	OPT_SNDBUF
+};
+
+/* A leading ':' makes getopt report a missing value apart from '?'. */
+static const char opts_short[] = ":146B:b:Df:hI:i:Jl:M:n:P:p:qrSsT:tVvw:";
+
+static const struct option opts_long[] = {
+	{ "bind",	required_argument,	NULL,	'B' },
+	{ "buffer",	required_argument,	NULL,	'b' },
+	{ "count",	required_argument,	NULL,	'n' },
+	{ "format",	required_argument,	NULL,	'f' },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ "interface",	required_argument,	NULL,	'I' },
+	{ "interval",	required_argument,	NULL,	'i' },
+	{ "ipv4",	no_argument,		NULL,	'4' },
+	{ "ipv6",	no_argument,		NULL,	'6' },
+	{ "json",	no_argument,		NULL,	'J' },
+	{ "length",	required_argument,	NULL,	'l' },
+	{ "mss",	required_argument,	NULL,	'M' },
+	{ "nodelay",	no_argument,		NULL,	'D' },
+	{ "once",	no_argument,		NULL,	'1' },
+	{ "parallel",	required_argument,	NULL,	'P' },
+	{ "port",	required_argument,	NULL,	'p' },
+	{ "quiet",	no_argument,		NULL,	'q' },
+	{ "rcvbuf",	required_argument,	NULL,	OPT_RCVBUF },
+	{ "receive",	no_argument,		NULL,	'r' },
+	{ "server",	no_argument,		NULL,	'S' },
+	{ "sink",	no_argument,		NULL,	's' },
+	{ "sndbuf",	required_argument,	NULL,	OPT_SNDBUF },
+	{ "time",	required_argument,	NULL,	'T' },
+	{ "transmit",	no_argument,		NULL,	't' },
+	{ "verbose",	no_argument,		NULL,	'v' },
+	{ "version",	no_argument,		NULL,	'V' },
+	{ "window",	required_argument,	NULL,	'w' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+/* The synopsis is man/gigebench.1's, word for word. */
+static const char opts_usage_text[] =
+"usage: gigebench -r | -S [-146Jqsv] [-B addr] [-f unit] [-I iface] [-p port]\n"
+"       gigebench -t | -r [-46DJqsv] [-B addr] [-b size] [-f unit] [-I iface]\n"
+"           [-i seconds] [-l size] [-M mss] [-n count] [-P streams] [-p port]\n"
+"           [-T seconds] [--rcvbuf size] [--sndbuf size] host\n"
+"       gigebench -h | -V\n"
+"\n"
+"  -1, --once              listener: exit after one test\n"
+"  -4, --ipv4              use IPv4 only\n"
+"  -6, --ipv6              use IPv6 only\n"
+"  -B, --bind addr         local address to bind (default: any)\n"
+"  -b, --buffer size       SO_SNDBUF and SO_RCVBUF, 1K-1G (default: kernel's)\n"
+"  -D, --nodelay           set TCP_NODELAY on the data connections\n"
+"  -f, --format unit       k, m, g bit/s or K, M, G byte/s (default: m)\n"
+"  -h, --help              print this help and exit\n"
+"  -I, --interface iface   interface to read counters from (default: in use)\n"
+"  -i, --interval seconds  report interval, 0.1-3600, <= -T (default: off)\n"
+"  -J, --json              print the result as JSON\n"
+"  -l, --length size       bytes per write or read, 1-64M (default: 128K)\n"
+"  -M, --mss mss           TCP_MAXSEG, 88-65535 (default: kernel's)\n"
+"  -n, --count count       buffers per stream, 1-2^40 (default: no limit)\n"
+"  -P, --parallel streams  data connections, 1-128 (default: 1)\n"
+"  -p, --port port         control and data port, 1-65535 (default: 5001)\n"
+"  -q, --quiet             print the summary line only\n"
+"  -r, --receive           receive from host; without one, listen\n"
+"  -S, --server            listen and serve tests\n"
+"  -s, --sink              ignored: received data is always discarded\n"
+"  -T, --time seconds      test duration, 0.1-86400 (default: 10)\n"
+"  -t, --transmit          transmit to host\n"
+"  -V, --version           print the version and exit\n"
+"  -v, --verbose           more detail; -vv traces the protocol to stderr\n"
+"  -w, --window size       same as -b\n"
+"      --rcvbuf size       SO_RCVBUF only, 1K-1G (default: kernel's)\n"
+"      --sndbuf size       SO_SNDBUF only, 1K-1G (default: kernel's)\n"
+"\n"
+"The connecting side decides every test parameter: on a listener, only\n"
+"-1, -4, -6, -B, -f, -I, -J, -p, -q and -v have an effect.\n";
+
+/* What one opts_parse() call remembers between options. */
+struct opts_state {
+	char		 name[32];	/* as typed: -l, --length */
+	int		 tflag;		/* -t */
+	int		 rflag;		/* -r */
+	int		 Sflag;		/* -S */
+	int		 inet4;		/* -4 */
+	int		 inet6;		/* -6 */
+	const char	*interval_arg;	/* -i value, for the -T check */
+	const char	*duration_arg;	/* -T's value, or NULL */
+	char		*err;
+	size_t		 errlen;
+};
+
+static void	opts_defaults(struct gb_opts *);
+static int	opts_error(struct opts_state *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static const char *opts_shown(const char *);
+static int	opts_bad(struct opts_state *, int, char **);
+static int	opts_unknown(struct opts_state *);
+static int	opts_flag(struct gb_opts *, struct opts_state *, int,
+		    const char *);
+static int	opts_value(struct gb_opts *, struct opts_state *, int,
+		    const char *);
+static int	opts_size(struct opts_state *, const char *, uint64_t,
+		    uint64_t, const char *, uint32_t *);
+static int	opts_uint(struct opts_state *, const char *, uint64_t,
+		    uint64_t, const char *, uint64_t *);
+static int	opts_seconds(struct opts_state *, const char *, uint32_t,
+		    uint32_t, const char *, uint32_t *);
+static int	opts_iface(struct opts_state *, const char *);
+static int	opts_operands(struct gb_opts *, struct opts_state *, int,
+		    char **);
+static int	opts_check(struct gb_opts *, struct opts_state *);
+
+void
+opts_usage(FILE *fp)
+{
+	fputs(opts_usage_text, fp);
+}
+
+static void
+opts_defaults(struct gb_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->role = GB_ROLE_LISTEN;
+	o->host = NULL;
+	o->port = GB_DEFAULT_PORT;
+	o->bind_addr = NULL;
+	o->family = AF_UNSPEC;
+	o->unit = 'm';
+	o->iface = NULL;
+	params_init(&o->params);
+}
+
+/* "NAME: " (when there is one) and the message; returns OPTS_ERROR. */
+static int
+opts_error(struct opts_state *st, const char *fmt, ...)
+{
+	char	msg[256];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (st->err != NULL && st->errlen > 0)
+		snprintf(st->err, st->errlen, "%s%s%s", st->name,
+		    *st->name != '\0' ? ": " : "", msg);
+	return OPTS_ERROR;
+}
+
+/* An empty value is shown as "" so that it can be seen. */
+static const char *
+opts_shown(const char *arg)
+{
+	return *arg == '\0' ? "\"\"" : arg;
+}
+
+int
+opts_parse(int argc, char **argv, struct gb_opts *o, char *err,
+    size_t errlen)
+{
+	struct opts_state	 st;
+	int			 ch, li, rv;
+
+	opts_defaults(o);
+	memset(&st, 0, sizeof(st));
+	st.err = err;
+	st.errlen = errlen;
+	if (err != NULL && errlen > 0)
+		*err = '\0';
+
+	/* 0, not 1: glibc then forgets the previous argv entirely. */
+	optind = 0;
+	opterr = 0;
+	for (;;) {
+		li = -1;
+		ch = getopt_long(argc, argv, opts_short, opts_long, &li);
+		if (ch == -1)
+			break;
+		if (ch == '?' || ch == ':')
+			return opts_bad(&st, ch, argv);
+		if (li >= 0)
+			snprintf(st.name, sizeof(st.name), "--%s",
+			    opts_long[li].name);
+		else
+			snprintf(st.name, sizeof(st.name), "-%c", ch);
+		if ((rv = opts_flag(o, &st, ch, optarg)) != OPTS_OK)
+			return rv;
+	}
+	if (opts_operands(o, &st, argc, argv) == OPTS_ERROR)
+		return OPTS_ERROR;
+	return opts_check(o, &st);
+}
+
+/*
+ * getopt said '?' or ':'.  Name the option as typed.  A known option can
+ * only be '?' when it is long and was given "=value" it does not take.
+ */
+static int
+opts_bad(struct opts_state *st, int ch, char **argv)
+{
+	const char	*arg = argv[optind - 1];
+	int		 known;
+	size_t		 n;
+
+	known = optopt >= 256 || (optopt > 0 && optopt != ':' &&
+	    strchr(opts_short, optopt) != NULL);
+	if (strncmp(arg, "--", 2) == 0 && (ch == ':' || known || optopt == 0)) {
+		n = strcspn(arg, "=");
+		snprintf(st->name, sizeof(st->name), "%.*s", (int)n, arg);
+	} else
+		snprintf(st->name, sizeof(st->name), "-%c", optopt);
+
+	if (ch == ':')
+		return opts_error(st, "missing value");
+	if (known)
+		return opts_error(st, "takes no value: %s", arg);
+	return opts_unknown(st);
+}
+
+/* "unknown option: --frobnicate", or the candidates of an abbreviation. */
+static int
+opts_unknown(struct opts_state *st)
+{
+	char		 name[sizeof(st->name)], list[256];
+	size_t		 i, n, len = 0;
+	int		 matches = 0;
+
+	snprintf(name, sizeof(name), "%s", st->name);
+	*st->name = '\0';
+	n = strlen(name);
+	*list = '\0';
+	for (i = 0; n > 2 && name[1] == '-' && opts_long[i].name != NULL; i++) {
+		if (strncmp(opts_long[i].name, name + 2, n - 2) != 0)
+			continue;
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+			    "%s--%s", matches > 0 ? ", " : "",
+			    opts_long[i].name);
+		matches++;
+	}
+	if (matches > 1)
+		return opts_error(st, "ambiguous option (%s): %s", list, name);
+	return opts_error(st, "unknown option: %s", name);
+}
+
+/* Options without a value; the others go to opts_value(). */
+static int
+opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
+{
+	switch (ch) {
+	case '1':
+		o->once = 1;
+		break;
+	case '4':
+		st->inet4 = 1;
+		o->family = AF_INET;
+		break;
+	case '6':
+		st->inet6 = 1;
+		o->family = AF_INET6;
+		break;
+	case 'D':
+		o->params.nodelay = 1;
+		break;
+	case 'h':
+		return OPTS_HELP;
+	case 'J':
+		o->json = 1;
+		break;
+	case 'q':
+		o->quiet = 1;
+		break;
+	case 'r':
+		st->rflag = 1;
+		break;
+	case 'S':
+		st->Sflag = 1;
+		break;
+	case 's':
+		/* ttcp's sink mode: received data is always discarded. */
+		break;
+	case 't':
+		st->tflag = 1;
+		break;
+	case 'V':
+		return OPTS_VERSION;
+	case 'v':
+		o->verbose++;
+		break;
+	default:
+		return opts_value(o, st, ch, arg);
+	}
+	return OPTS_OK;
+}
+
+/* Options with a value, each range-checked. */
+static int
+opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
+{
+	struct gb_params	*p = &o->params;
+	uint64_t		 v;
+
+	switch (ch) {
+	case 'B':
+		if (*arg == '\0')
+			return opts_error(st, "address is empty: \"\"");
+		o->bind_addr = arg;
+		return OPTS_OK;
+	case 'b':
+	case 'w':
+		if (opts_size(st, arg, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF,
+		    "socket buffer size", &p->sndbuf) == OPTS_ERROR)
+			return OPTS_ERROR;
+		p->rcvbuf = p->sndbuf;
+		return OPTS_OK;
+	case 'f':
+		if (arg[0] == '\0' || arg[1] != '\0' ||
+		    !units_rate_letter_ok(arg[0]))
+			return opts_error(st, "unknown rate unit "
+			    "(k, m, g, K, M, G): %s", opts_shown(arg));
+		o->unit = arg[0];
+		return OPTS_OK;
+	case 'I':
+		if (opts_iface(st, arg) == OPTS_ERROR)
+			return OPTS_ERROR;
+		o->iface = arg;
+		return OPTS_OK;
+	case 'i':
+		st->interval_arg = arg;
+		return opts_seconds(st, arg, GB_MIN_INTERVAL_MS,
+		    GB_MAX_INTERVAL_MS, "report interval", &p->interval_ms);
+	case 'l':
+		return opts_size(st, arg, GB_MIN_BUFLEN, GB_MAX_BUFLEN,
+		    "buffer length", &p->buflen);
+	case 'M':
+		if (opts_uint(st, arg, GB_MIN_MSS, GB_MAX_MSS, "MSS", &v) ==
+		    OPTS_ERROR)
+			return OPTS_ERROR;
+		p->mss = (uint32_t)v;
+		return OPTS_OK;
+	case 'n':
+		return opts_uint(st, arg, 1, GB_MAX_NBUF, "buffer count",
+		    &p->nbuf);
+	case 'P':
+		if (opts_uint(st, arg, 1, GB_MAX_STREAMS, "number of streams",
+		    &v) == OPTS_ERROR)
+			return OPTS_ERROR;
+		p->streams = (uint32_t)v;
+		return OPTS_OK;
+	case 'p':
+		if (opts_uint(st, arg, 1, 65535, "port", &v) == OPTS_ERROR)
+			return OPTS_ERROR;
+		o->port = (uint16_t)v;
+		return OPTS_OK;
+	case 'T':
+		st->duration_arg = arg;
+		return opts_seconds(st, arg, GB_MIN_DURATION_MS,
+		    GB_MAX_DURATION_MS, "test duration", &p->duration_ms);
+	case OPT_RCVBUF:
+		return opts_size(st, arg, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF,
+		    "receive buffer size", &p->rcvbuf);
+	case OPT_SNDBUF:
+		return opts_size(st, arg, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF,
+		    "send buffer size", &p->sndbuf);
+	}
+	/* Only when the option table and the switches disagree. */
+	return opts_error(st, "not handled");
+}
+
+static int
+opts_size(struct opts_state *st, const char *arg, uint64_t min,
+    uint64_t max, const char *what, uint32_t *out)
+{
+	char		why[200];
+	uint64_t	v;
+
+	if (units_parse_size(arg, min, max, what, &v, why, sizeof(why)) == -1)
+		return opts_error(st, "%s", why);
+	*out = (uint32_t)v;	/* every size limit fits 32 bits */
+	return OPTS_OK;
+}
+
+static int
+opts_uint(struct opts_state *st, const char *arg, uint64_t min,
+    uint64_t max, const char *what, uint64_t *out)
+{
+	char	why[200];
+
+	if (units_parse_uint(arg, min, max, what, out, why, sizeof(why)) == -1)
+		return opts_error(st, "%s", why);
+	return OPTS_OK;
+}
+
+static int
+opts_seconds(struct opts_state *st, const char *arg, uint32_t min_ms,
+    uint32_t max_ms, const char *what, uint32_t *out_ms)
+{
+	char	why[200];
+
+	if (units_parse_seconds(arg, min_ms, max_ms, what, out_ms, why,
+	    sizeof(why)) == -1)
+		return opts_error(st, "%s", why);
+	return OPTS_OK;
+}
+
+/*
+ * The name goes into /sys/class/net/NAME paths, so hold it to the kernel's
+ * own rule (dev_valid_name): 1 to IFNAMSIZ-1 bytes, not "." or "..", no
+ * '/', ':' or white space.
+ */
+static int
+opts_iface(struct opts_state *st, const char *arg)
+{
+	const char	*s;
+
+	if (*arg == '\0')
+		return opts_error(st, "interface name is empty: \"\"");
+	if (strlen(arg) >= IFNAMSIZ)
+		return opts_error(st, "interface name is too long "
+		    "(max %d characters): %s", IFNAMSIZ - 1, arg);
+	if (strcmp(arg, ".") == 0 || strcmp(arg, "..") == 0)
+		return opts_error(st, "interface name is invalid: %s", arg);
+	for (s = arg; *s != '\0'; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s))
+			return opts_error(st,
+			    "interface name is invalid: %s", arg);
+	return OPTS_OK;
+}
+
+/* getopt_long has moved the operands to the end: at most one, the host. */
+static int
+opts_operands(struct gb_opts *o, struct opts_state *st, int argc,
+    char **argv)
+{
+	*st->name = '\0';
+	if (argc - optind > 1)
+		return opts_error(st,
+		    "too many operands (one host at most): %s",
+		    argv[optind + 1]);
+	if (argc - optind == 1) {
+		if (*argv[optind] == '\0')
+			return opts_error(st, "host is empty: \"\"");
+		o->host = argv[optind];
+	}
+	return OPTS_OK;
+}
+
+/* The combinations, once the whole line is known. */
+static int
+opts_check(struct gb_opts *o, struct opts_state *st)
+{
+	struct gb_params	*p = &o->params;
+	char			 dur[32];
+
+	if (!st->tflag && !st->rflag && !st->Sflag)
+		return opts_error(st, "one of -t, -r or -S is needed");
+	snprintf(st->name, sizeof(st->name), "%s",
+	    st->tflag ? "-t" : st->Sflag ? "-S" : "-r");
+	if (st->tflag && st->rflag)
+		return opts_error(st, "cannot be used with -r");
+	if (st->tflag && st->Sflag)
+		return opts_error(st, "cannot be used with -S");
+	if (st->tflag && o->host == NULL)
+		return opts_error(st, "needs a host to transmit to");
+	if (st->Sflag && o->host != NULL)
+		return opts_error(st, "takes no host: %s", o->host);
+	if (st->inet4 && st->inet6) {
+		snprintf(st->name, sizeof(st->name), "-6");
+		return opts_error(st, "cannot be used with -4");
+	}
+
+	o->role = o->host != NULL ? GB_ROLE_CONNECT : GB_ROLE_LISTEN;
+	p->direction = st->rflag && o->host != NULL ?
+	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;
+	/* ttcp's -n alone runs until the count is done. */
+	if (p->nbuf != 0 && st->duration_arg == NULL)
+		p->duration_ms = GB_MAX_DURATION_MS;
+	if (p->interval_ms > p->duration_ms) {
+		if (st->duration_arg == NULL)
+			snprintf(dur, sizeof(dur), "%u",
+			    GB_DEFAULT_DURATION_MS / 1000);
+		else
+			snprintf(dur, sizeof(dur), "%s", st->duration_arg);
+		snprintf(st->name, sizeof(st->name), "-i");
+		return opts_error(st, "report interval is longer than the "
+		    "test (-T %s): %s", dur, st->interval_arg);
+	}
+	return OPTS_OK;
+}

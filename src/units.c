@@ -1,0 +1,336 @@
+/*
+ * units.c: sizes, durations and rates, as data and pure functions.
+ *
+ * Sizes are decimal integers with an optional K, M or G suffix (powers of
+ * 1024, either case), as ttcp and nuttcp read them; seconds are decimal
+ * numbers with an optional fraction, kept to the millisecond.  Nothing else
+ * is accepted: no sign, no blanks, no hex, no exponent, no trailing junk.
+ * A number is first checked for its shape and only then for its range, so
+ * "12Q" is "not a size" and "99999999999G" is "too large".
+ *
+ * Every error is written into the caller's buffer as "WHAT is PROBLEM:
+ * VALUE"; the option parser puts the option's name in front.  This file
+ * never prints, never exits and keeps no state.
+ */
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+
+/* The outcome of scanning a number, before its range is known. */
+enum units_scan {
+	UNITS_OK = 0,
+	UNITS_INVALID,		/* not the expected shape */
+	UNITS_NEGATIVE,		/* the right shape behind a '-' */
+	UNITS_OVERFLOW		/* the right shape, more than 64 bits */
+};
+
+/* Size suffixes, largest first so formatting picks the largest exact one. */
+static const struct {
+	char		letter;
+	unsigned	shift;
+} size_units[] = {
+	{ 'G', 30 },
+	{ 'M', 20 },
+	{ 'K', 10 },
+};
+#define NSIZE_UNITS	(sizeof(size_units) / sizeof(size_units[0]))
+
+/* ttcp's -f letters: k m g are 10^n bit/s, K M G are 2^n byte/s. */
+static const struct {
+	char		letter;
+	int		bytes;		/* divide bytes, not bits */
+	double		divisor;
+	const char	*label;
+} rate_units[] = {
+	{ 'k', 0, 1e3, "kbps" },
+	{ 'm', 0, 1e6, "Mbps" },
+	{ 'g', 0, 1e9, "Gbps" },
+	{ 'K', 1, 1024.0, "KB/sec" },
+	{ 'M', 1, 1024.0 * 1024, "MB/sec" },
+	{ 'G', 1, 1024.0 * 1024 * 1024, "GB/sec" },
+};
+#define NRATE_UNITS	(sizeof(rate_units) / sizeof(rate_units[0]))
+
+static void		 units_error(char *, size_t, const char *,
+			    const char *, const char *, ...)
+			    __attribute__((format(printf, 5, 6)));
+static enum units_scan	 units_scan_digits(const char **, uint64_t *,
+			    unsigned *);
+static enum units_scan	 units_scan_size(const char *, uint64_t *);
+static enum units_scan	 units_scan_ms(const char *, uint64_t *);
+static const char	*units_format_ms(uint64_t, char *, size_t);
+
+/*
+ * Write "WHAT is PROBLEM: VALUE".  An empty value is shown as "" so the
+ * message never ends in a dangling colon.
+ */
+static void
+units_error(char *err, size_t errlen, const char *what, const char *value,
+    const char *fmt, ...)
+{
+	char	problem[128];
+	va_list	ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(problem, sizeof(problem), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s %s: %s", what, problem,
+	    *value == '\0' ? "\"\"" : value);
+}
+
+/*
+ * Read one or more decimal digits at *sp into *out, advancing *sp.  *ndigits
+ * gets the count.  A value past 64 bits is reported as UNITS_OVERFLOW, but
+ * only after every digit has been consumed, so the caller can still check
+ * what follows.
+ */
+static enum units_scan
+units_scan_digits(const char **sp, uint64_t *out, unsigned *ndigits)
+{
+	const char	*s = *sp;
+	uint64_t	 v = 0;
+	int		 overflow = 0;
+	unsigned	 d;
+
+	for (; *s >= '0' && *s <= '9'; s++) {
+		d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			overflow = 1;
+		else
+			v = v * 10 + d;
+	}
+	*ndigits = (unsigned)(s - *sp);
+	*sp = s;
+	*out = v;
+	if (*ndigits == 0)
+		return UNITS_INVALID;
+	return overflow ? UNITS_OVERFLOW : UNITS_OK;
+}
+
+/* "[-]DIGITS[KMG]" into bytes. */
+static enum units_scan
+units_scan_size(const char *s, uint64_t *out)
+{
+	enum units_scan	 r;
+	uint64_t	 v;
+	unsigned	 n, i, shift = 0;
+	int		 neg = 0;
+
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	}
+	if ((r = units_scan_digits(&s, &v, &n)) == UNITS_INVALID)
+		return r;
+	if (*s != '\0') {
+		for (i = 0; i < NSIZE_UNITS; i++)
+			if ((*s & ~0x20) == size_units[i].letter)
+				break;
+		if (i == NSIZE_UNITS || s[1] != '\0')
+			return UNITS_INVALID;
+		shift = size_units[i].shift;
+	}
+	if (neg)
+		return UNITS_NEGATIVE;
+	if (r == UNITS_OVERFLOW || v > (UINT64_MAX >> shift))
+		return UNITS_OVERFLOW;
+	*out = v << shift;
+	return UNITS_OK;
+}
+
+/*
+ * "[-]DIGITS[.DIGITS]" seconds into milliseconds, rounded to the nearest
+ * one: the timers we feed have no finer resolution.
+ */
+static enum units_scan
+units_scan_ms(const char *s, uint64_t *out)
+{
+	enum units_scan	 r;
+	uint64_t	 sec, frac = 0;	/* frac: tenths of a millisecond */
+	unsigned	 n, nf = 0, i;
+	int		 neg = 0;
+	const char	*f;
+
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	}
+	if ((r = units_scan_digits(&s, &sec, &n)) == UNITS_INVALID)
+		return r;
+	if (*s == '.') {
+		f = ++s;
+		if (units_scan_digits(&s, &frac, &nf) == UNITS_INVALID)
+			return UNITS_INVALID;
+		/* Keep four digits: three for ms, one to round on. */
+		frac = 0;
+		for (i = 0; i < 4; i++) {
+			frac *= 10;
+			if (i < nf)
+				frac += (uint64_t)(f[i] - '0');
+		}
+	}
+	if (*s != '\0')
+		return UNITS_INVALID;
+	if (neg)
+		return UNITS_NEGATIVE;
+	if (r == UNITS_OVERFLOW || sec > UINT64_MAX / 1000 - 1)
+		return UNITS_OVERFLOW;
+	*out = sec * 1000 + (frac + 5) / 10;
+	return UNITS_OK;
+}
+
+int
+units_parse_size(const char *s, uint64_t min, uint64_t max, const char *what,
+    uint64_t *out, char *err, size_t errlen)
+{
+	char		 lo[32], hi[32];
+	uint64_t	 v = 0;
+	enum units_scan	 r;
+
+	if (*s == '\0') {
+		units_error(err, errlen, what, s, "is empty");
+		return -1;
+	}
+	if ((r = units_scan_size(s, &v)) == UNITS_INVALID) {
+		units_error(err, errlen, what, s,
+		    "is not a size (like 1000, 64K, 1M, 1G)");
+		return -1;
+	}
+	if (r == UNITS_NEGATIVE || (r == UNITS_OK && v < min)) {
+		units_error(err, errlen, what, s, "is too small (min %s)",
+		    units_format_size(min, lo, sizeof(lo)));
+		return -1;
+	}
+	if (r == UNITS_OVERFLOW || v > max) {
+		units_error(err, errlen, what, s, "is too large (max %s)",
+		    units_format_size(max, hi, sizeof(hi)));
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+units_parse_seconds(const char *s, uint32_t min_ms, uint32_t max_ms,
+    const char *what, uint32_t *out_ms, char *err, size_t errlen)
+{
+	char		 lo[32], hi[32];
+	uint64_t	 ms = 0;
+	enum units_scan	 r;
+
+	if (*s == '\0') {
+		units_error(err, errlen, what, s, "is empty");
+		return -1;
+	}
+	if ((r = units_scan_ms(s, &ms)) == UNITS_INVALID) {
+		units_error(err, errlen, what, s,
+		    "is not a number of seconds (like 10, 2.5)");
+		return -1;
+	}
+	if (r != UNITS_OK || ms < min_ms || ms > max_ms) {
+		units_error(err, errlen, what, s, "is out of range (%s-%s)",
+		    units_format_ms(min_ms, lo, sizeof(lo)),
+		    units_format_ms(max_ms, hi, sizeof(hi)));
+		return -1;
+	}
+	*out_ms = (uint32_t)ms;
+	return 0;
+}
+
+int
+units_parse_uint(const char *s, uint64_t min, uint64_t max, const char *what,
+    uint64_t *out, char *err, size_t errlen)
+{
+	const char	*p = s;
+	enum units_scan	 r;
+	uint64_t	 v;
+	unsigned	 n;
+	int		 neg = 0;
+
+	if (*s == '\0') {
+		units_error(err, errlen, what, s, "is empty");
+		return -1;
+	}
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	r = units_scan_digits(&p, &v, &n);
+	if (r == UNITS_INVALID || *p != '\0') {
+		units_error(err, errlen, what, s, "is not a number");
+		return -1;
+	}
+	if (neg || r == UNITS_OVERFLOW || v < min || v > max) {
+		units_error(err, errlen, what, s,
+		    "is out of range (%llu-%llu)",
+		    (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+const char *
+units_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < NSIZE_UNITS && bytes != 0; i++) {
+		if (bytes % (UINT64_C(1) << size_units[i].shift) == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)
+			    (bytes >> size_units[i].shift),
+			    size_units[i].letter);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	return buf;
+}
+
+/* Milliseconds as the shortest decimal seconds: 100 -> "0.1". */
+static const char *
+units_format_ms(uint64_t ms, char *buf, size_t len)
+{
+	char	frac[8];
+	size_t	n;
+
+	snprintf(frac, sizeof(frac), "%03u", (unsigned)(ms % 1000));
+	for (n = strlen(frac); n > 0 && frac[n - 1] == '0'; n--)
+		frac[n - 1] = '\0';
+	snprintf(buf, len, "%llu%s%s", (unsigned long long)(ms / 1000),
+	    n > 0 ? "." : "", frac);
+	return buf;
+}
+
+int
+units_rate_letter_ok(char c)
+{
+	size_t	i;
+
+	for (i = 0; i < NRATE_UNITS; i++)
+		if (rate_units[i].letter == c)
+			return 1;
+	return 0;
+}
+
+/* An unknown letter is taken as 'm', the default of -f. */
+double
+units_rate(double bits_per_s, char letter, const char **label)
+{
+	size_t	i, m = 1;
+
+	for (i = 0; i < NRATE_UNITS; i++)
+		if (rate_units[i].letter == letter)
+			m = i;
+	if (label != NULL)
+		*label = rate_units[m].label;
+	if (rate_units[m].bytes)
+		return bits_per_s / 8 / rate_units[m].divisor;
+	return bits_per_s / rate_units[m].divisor;
+}

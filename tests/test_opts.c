@@ -1,0 +1,754 @@
+/*
+ * test_opts.c: opts.c against the contract in man/gigebench.1.
+ *
+ * Tables of command lines: every option with good values (and the struct
+ * fields it must set), every valued option with bad values (too small, too
+ * large, junk, empty: each an error naming the option and the value), the
+ * -t/-r/-S/host combinations, -h and -V, long forms, abbreviations and
+ * getopt's own errors.  Last, the help text and the getopt table are held to
+ * each other: every option the help lists parses, and every letter it does
+ * not list is unknown.  tests/man.sh holds the help text to the man page.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sys/socket.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+#include "params.h"
+
+#define MAXARGS	16
+
+/* The fields a good command line is checked on. */
+enum field {
+	F_ROLE, F_DIRECTION, F_PORT, F_ONCE, F_FAMILY, F_UNIT, F_VERBOSE,
+	F_QUIET, F_JSON, F_BUFLEN, F_NBUF, F_DURATION, F_STREAMS, F_SNDBUF,
+	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL
+};
+
+struct good_case {
+	const char	*args[MAXARGS];	/* argv[1]..., NULL-ended */
+	enum field	 field;
+	uint64_t	 want;
+};
+
+struct bad_case {
+	const char	*args[MAXARGS];
+	const char	*name;		/* the option as typed */
+	const char	*value;		/* as the message shows it */
+	const char	*msg;		/* the whole message, or NULL */
+};
+
+#define K	(UINT64_C(1) << 10)
+#define M	(UINT64_C(1) << 20)
+#define G	(UINT64_C(1) << 30)
+
+static const struct good_case good_cases[] = {
+	{ { "-r", "-1" }, F_ONCE, 1 },
+	{ { "-r", "--once" }, F_ONCE, 1 },
+	{ { "-t", "h", "-4" }, F_FAMILY, AF_INET },
+	{ { "-t", "h", "--ipv4" }, F_FAMILY, AF_INET },
+	{ { "-t", "h", "-6" }, F_FAMILY, AF_INET6 },
+	{ { "-t", "h", "--ipv6" }, F_FAMILY, AF_INET6 },
+	{ { "-t", "h" }, F_FAMILY, AF_UNSPEC },
+	{ { "-t", "h", "-b", "768K" }, F_SNDBUF, 768 * K },
+	{ { "-t", "h", "-b", "768K" }, F_RCVBUF, 768 * K },
+	{ { "-t", "h", "-b", "1K" }, F_SNDBUF, 1 * K },
+	{ { "-t", "h", "-b", "1G" }, F_RCVBUF, 1 * G },
+	{ { "-t", "h", "--buffer", "2M" }, F_SNDBUF, 2 * M },
+	{ { "-t", "h", "--buffer=2M" }, F_RCVBUF, 2 * M },
+	{ { "-t", "h", "-w", "768K" }, F_SNDBUF, 768 * K },
+	{ { "-t", "h", "-w", "768K" }, F_RCVBUF, 768 * K },
+	{ { "-t", "h", "--window", "64K" }, F_RCVBUF, 64 * K },
+	{ { "-t", "h", "--sndbuf", "2M" }, F_SNDBUF, 2 * M },
+	{ { "-t", "h", "--sndbuf", "2M" }, F_RCVBUF, 0 },
+	{ { "-t", "h", "--rcvbuf", "3M" }, F_RCVBUF, 3 * M },
+	{ { "-t", "h", "--rcvbuf", "3M" }, F_SNDBUF, 0 },
+	{ { "-t", "h", "-b", "1M", "--sndbuf", "2M" }, F_SNDBUF, 2 * M },
+	{ { "-t", "h", "-b", "1M", "--sndbuf", "2M" }, F_RCVBUF, 1 * M },
+	{ { "-t", "h", "--sndbuf", "2M", "-b", "1M" }, F_SNDBUF, 1 * M },
+	{ { "-t", "h" }, F_SNDBUF, 0 },
+	{ { "-t", "h", "-D" }, F_NODELAY, 1 },
+	{ { "-t", "h", "--nodelay" }, F_NODELAY, 1 },
+	{ { "-t", "h" }, F_NODELAY, 0 },
+	{ { "-t", "h", "-f", "k" }, F_UNIT, 'k' },
+	{ { "-t", "h", "-f", "m" }, F_UNIT, 'm' },
+	{ { "-t", "h", "-f", "g" }, F_UNIT, 'g' },
+	{ { "-t", "h", "-f", "K" }, F_UNIT, 'K' },
+	{ { "-t", "h", "-f", "M" }, F_UNIT, 'M' },
+	{ { "-t", "h", "-f", "G" }, F_UNIT, 'G' },
+	{ { "-t", "h", "--format", "g" }, F_UNIT, 'g' },
+	{ { "-t", "h" }, F_UNIT, 'm' },
+	{ { "-t", "h", "-i", "0.1" }, F_INTERVAL, 100 },
+	{ { "-t", "h", "-i", "1" }, F_INTERVAL, 1000 },
+	{ { "-t", "h", "-i", "10" }, F_INTERVAL, 10000 },	/* = -T */
+	{ { "-t", "h", "-i", "3600", "-T", "3600" }, F_INTERVAL, 3600000 },
+	{ { "-t", "h", "-i", "2", "-T", "5" }, F_INTERVAL, 2000 },
+	{ { "-t", "h", "--interval", "0.5" }, F_INTERVAL, 500 },
+	{ { "-t", "h" }, F_INTERVAL, 0 },
+	{ { "-r", "-J" }, F_JSON, 1 },
+	{ { "-r", "--json" }, F_JSON, 1 },
+	{ { "-t", "h", "-l", "1" }, F_BUFLEN, 1 },
+	{ { "-t", "h", "-l", "64K" }, F_BUFLEN, 64 * K },
+	{ { "-t", "h", "-l", "64k" }, F_BUFLEN, 64 * K },
+	{ { "-t", "h", "-l", "8192" }, F_BUFLEN, 8192 },
+	{ { "-t", "h", "-l", "64M" }, F_BUFLEN, 64 * M },
+	{ { "-t", "h", "--length", "1m" }, F_BUFLEN, 1 * M },
+	{ { "-t", "h", "--len=1m" }, F_BUFLEN, 1 * M },	/* abbreviated */
+	{ { "-t", "h", "-l64K" }, F_BUFLEN, 64 * K },	/* attached */
+	{ { "-t", "h" }, F_BUFLEN, 128 * K },
+	{ { "-t", "h", "-M", "88" }, F_MSS, 88 },
+	{ { "-t", "h", "-M", "1460" }, F_MSS, 1460 },
+	{ { "-t", "h", "-M", "65535" }, F_MSS, 65535 },
+	{ { "-t", "h", "--mss", "8948" }, F_MSS, 8948 },
+	{ { "-t", "h" }, F_MSS, 0 },
+	{ { "-t", "h", "-n", "1" }, F_NBUF, 1 },
+	{ { "-t", "h", "-n", "1099511627776" }, F_NBUF, UINT64_C(1) << 40 },
+	{ { "-t", "h", "--count", "2048" }, F_NBUF, 2048 },
+	{ { "-t", "h" }, F_NBUF, 0 },
+	/* ttcp's -n alone runs to the count; with -T, first limit wins */
+	{ { "-t", "h", "-n", "2048" }, F_DURATION, GB_MAX_DURATION_MS },
+	{ { "-t", "h", "-n", "2048", "-T", "5" }, F_DURATION, 5000 },
+	{ { "-t", "h", "-T", "5", "-n", "2048" }, F_DURATION, 5000 },
+	{ { "-t", "h", "-P", "1" }, F_STREAMS, 1 },
+	{ { "-t", "h", "-P", "128" }, F_STREAMS, 128 },
+	{ { "-t", "h", "--parallel", "4" }, F_STREAMS, 4 },
+	{ { "-t", "h" }, F_STREAMS, 1 },
+	{ { "-t", "h", "-p", "1" }, F_PORT, 1 },
+	{ { "-t", "h", "-p", "65535" }, F_PORT, 65535 },
+	{ { "-r", "--port", "80" }, F_PORT, 80 },
+	{ { "-r" }, F_PORT, GB_DEFAULT_PORT },
+	{ { "-r", "-q" }, F_QUIET, 1 },
+	{ { "-r", "--quiet" }, F_QUIET, 1 },
+	{ { "-r", "-s" }, F_ROLE, GB_ROLE_LISTEN },	/* ignored */
+	{ { "-r", "--sink" }, F_ROLE, GB_ROLE_LISTEN },
+	{ { "-t", "h", "-T", "0.1" }, F_DURATION, 100 },
+	{ { "-t", "h", "-T", "2.5" }, F_DURATION, 2500 },
+	{ { "-t", "h", "-T", "60" }, F_DURATION, 60000 },
+	{ { "-t", "h", "-T", "86400" }, F_DURATION, 86400000 },
+	{ { "-t", "h", "--time", "3" }, F_DURATION, 3000 },
+	{ { "-t", "h" }, F_DURATION, GB_DEFAULT_DURATION_MS },
+	{ { "-t", "h", "-v" }, F_VERBOSE, 1 },
+	{ { "-t", "h", "-vv" }, F_VERBOSE, 2 },
+	{ { "-t", "h", "-v", "--verbose", "-v" }, F_VERBOSE, 3 },
+	{ { "-t", "h" }, F_VERBOSE, 0 },
+	/* ttcp's own habit: flags in one cluster */
+	{ { "-tsD", "h" }, F_NODELAY, 1 },
+	{ { "-rs1" }, F_ONCE, 1 },
+	/* listener: accepted, no effect there, but still parsed */
+	{ { "-r", "-P", "4", "-l", "1M" }, F_STREAMS, 4 },
+	{ { "-S", "-T", "3" }, F_DURATION, 3000 },
+};
+
+static const struct bad_case bad_cases[] = {
+	/* the shapes promised in the man page, word for word */
+	{ { "-t", "h", "-l", "9G" }, "-l", "9G",
+	    "-l: buffer length is too large (max 64M): 9G" },
+	{ { "-t", "h", "-P", "0" }, "-P", "0",
+	    "-P: number of streams is out of range (1-128): 0" },
+	{ { "-t", "h", "-f", "x" }, "-f", "x",
+	    "-f: unknown rate unit (k, m, g, K, M, G): x" },
+	{ { "--frobnicate" }, "--frobnicate", "",
+	    "unknown option: --frobnicate" },
+	/* -B */
+	{ { "-t", "h", "-B", "" }, "-B", "\"\"", NULL },
+	/* -b, -w, --buffer, --window: 1K-1G */
+	{ { "-t", "h", "-b", "1023" }, "-b", "1023",
+	    "-b: socket buffer size is too small (min 1K): 1023" },
+	{ { "-t", "h", "-b", "1025M" }, "-b", "1025M",
+	    "-b: socket buffer size is too large (max 1G): 1025M" },
+	{ { "-t", "h", "-b", "99999999999G" }, "-b", "99999999999G", NULL },
+	{ { "-t", "h", "-b", "big" }, "-b", "big", NULL },
+	{ { "-t", "h", "-b", "" }, "-b", "\"\"", NULL },
+	{ { "-t", "h", "-w", "512" }, "-w", "512", NULL },
+	{ { "-t", "h", "-w", "2G" }, "-w", "2G", NULL },
+	{ { "-t", "h", "--window", "1e3" }, "--window", "1e3", NULL },
+	{ { "-t", "h", "--buffer", "-1" }, "--buffer", "-1", NULL },
+	/* --sndbuf, --rcvbuf */
+	{ { "-t", "h", "--sndbuf", "512" }, "--sndbuf", "512",
+	    "--sndbuf: send buffer size is too small (min 1K): 512" },
+	{ { "-t", "h", "--sndbuf", "2G" }, "--sndbuf", "2G", NULL },
+	{ { "-t", "h", "--sndbuf", "1KB" }, "--sndbuf", "1KB", NULL },
+	{ { "-t", "h", "--sndbuf", "" }, "--sndbuf", "\"\"", NULL },
+	{ { "-t", "h", "--rcvbuf", "512" }, "--rcvbuf", "512",
+	    "--rcvbuf: receive buffer size is too small (min 1K): 512" },
+	{ { "-t", "h", "--rcvbuf", "2G" }, "--rcvbuf", "2G", NULL },
+	{ { "-t", "h", "--rcvbuf", "x" }, "--rcvbuf", "x", NULL },
+	{ { "-t", "h", "--rcvbuf=" }, "--rcvbuf", "\"\"", NULL },
+	/* -f */
+	{ { "-t", "h", "-f", "" }, "-f", "\"\"", NULL },
+	{ { "-t", "h", "-f", "mm" }, "-f", "mm", NULL },
+	{ { "-t", "h", "-f", "b" }, "-f", "b", NULL },
+	{ { "-t", "h", "--format", "T" }, "--format", "T", NULL },
+	/* -I */
+	{ { "-t", "h", "-I", "" }, "-I", "\"\"", NULL },
+	{ { "-t", "h", "-I", "abcdefghijklmnop" }, "-I", "abcdefghijklmnop",
+	    "-I: interface name is too long (max 15 characters): "
+	    "abcdefghijklmnop" },
+	{ { "-t", "h", "-I", "." }, "-I", ".", NULL },
+	{ { "-t", "h", "-I", ".." }, "-I", "..", NULL },
+	{ { "-t", "h", "-I", "../../etc" }, "-I", "../../etc",
+	    "-I: interface name is invalid: ../../etc" },
+	{ { "-t", "h", "-I", "eth0:1" }, "-I", "eth0:1", NULL },
+	{ { "-t", "h", "-I", "eth 0" }, "-I", "eth 0", NULL },
+	{ { "-t", "h", "--interface", "a/b" }, "--interface", "a/b", NULL },
+	/* -i: 0.1-3600 and not past -T */
+	{ { "-t", "h", "-i", "0.09" }, "-i", "0.09",
+	    "-i: report interval is out of range (0.1-3600): 0.09" },
+	{ { "-t", "h", "-T", "86400", "-i", "3600.001" }, "-i", "3600.001",
+	    NULL },
+	{ { "-t", "h", "-i", "x" }, "-i", "x", NULL },
+	{ { "-t", "h", "-i", "" }, "-i", "\"\"", NULL },
+	{ { "-t", "h", "-i", "0" }, "-i", "0", NULL },
+	{ { "-t", "h", "-i", "20" }, "-i", "20",
+	    "-i: report interval is longer than the test (-T 10): 20" },
+	{ { "-t", "h", "-i", "5", "-T", "2.5" }, "-i", "5",
+	    "-i: report interval is longer than the test (-T 2.5): 5" },
+	{ { "-t", "h", "-T", "1", "--interval", "1.001" }, "-i", "1.001",
+	    NULL },
+	/* -l: 1-64M */
+	{ { "-t", "h", "-l", "0" }, "-l", "0",
+	    "-l: buffer length is too small (min 1): 0" },
+	{ { "-t", "h", "-l", "67108865" }, "-l", "67108865", NULL },
+	{ { "-t", "h", "-l", "65M" }, "-l", "65M", NULL },
+	{ { "-t", "h", "-l", "99999999999G" }, "-l", "99999999999G", NULL },
+	{ { "-t", "h", "-l", "18446744073709551616" }, "-l",
+	    "18446744073709551616", NULL },
+	{ { "-t", "h", "-l", "12Q" }, "-l", "12Q",
+	    "-l: buffer length is not a size (like 1000, 64K, 1M, 1G): 12Q" },
+	{ { "-t", "h", "-l", "1e3" }, "-l", "1e3", NULL },
+	{ { "-t", "h", "-l", "-5" }, "-l", "-5", NULL },
+	{ { "-t", "h", "-l", "" }, "-l", "\"\"",
+	    "-l: buffer length is empty: \"\"" },
+	{ { "-t", "h", "--length", "9G" }, "--length", "9G",
+	    "--length: buffer length is too large (max 64M): 9G" },
+	{ { "-t", "h", "--len=9G" }, "--length", "9G", NULL },
+	/* -M: 88-65535 */
+	{ { "-t", "h", "-M", "87" }, "-M", "87",
+	    "-M: MSS is out of range (88-65535): 87" },
+	{ { "-t", "h", "-M", "65536" }, "-M", "65536", NULL },
+	{ { "-t", "h", "-M", "1460B" }, "-M", "1460B", NULL },
+	{ { "-t", "h", "-M", "" }, "-M", "\"\"", NULL },
+	{ { "-t", "h", "--mss", "0" }, "--mss", "0", NULL },
+	/* -n: 1-2^40 */
+	{ { "-t", "h", "-n", "0" }, "-n", "0",
+	    "-n: buffer count is out of range (1-1099511627776): 0" },
+	{ { "-t", "h", "-n", "1099511627777" }, "-n", "1099511627777", NULL },
+	{ { "-t", "h", "-n", "99999999999999999999" }, "-n",
+	    "99999999999999999999", NULL },
+	{ { "-t", "h", "-n", "many" }, "-n", "many", NULL },
+	{ { "-t", "h", "-n", "" }, "-n", "\"\"", NULL },
+	{ { "-t", "h", "--count", "-3" }, "--count", "-3", NULL },
+	/* -P: 1-128 */
+	{ { "-t", "h", "-P", "129" }, "-P", "129", NULL },
+	{ { "-t", "h", "-P", "4x" }, "-P", "4x", NULL },
+	{ { "-t", "h", "-P", "" }, "-P", "\"\"", NULL },
+	{ { "-t", "h", "--parallel", "-1" }, "--parallel", "-1", NULL },
+	/* -p: 1-65535 */
+	{ { "-t", "h", "-p", "0" }, "-p", "0",
+	    "-p: port is out of range (1-65535): 0" },
+	{ { "-t", "h", "-p", "65536" }, "-p", "65536", NULL },
+	{ { "-t", "h", "-p", "http" }, "-p", "http", NULL },
+	{ { "-t", "h", "-p", "" }, "-p", "\"\"", NULL },
+	{ { "-r", "--port", "99999" }, "--port", "99999", NULL },
+	/* -T: 0.1-86400 */
+	{ { "-t", "h", "-T", "0.09" }, "-T", "0.09",
+	    "-T: test duration is out of range (0.1-86400): 0.09" },
+	{ { "-t", "h", "-T", "0" }, "-T", "0", NULL },
+	{ { "-t", "h", "-T", "86400.001" }, "-T", "86400.001", NULL },
+	{ { "-t", "h", "-T", "1e3" }, "-T", "1e3", NULL },
+	{ { "-t", "h", "-T", "ten" }, "-T", "ten", NULL },
+	{ { "-t", "h", "-T", "" }, "-T", "\"\"", NULL },
+	{ { "-t", "h", "--time", "-1" }, "--time", "-1", NULL },
+	/* getopt's own errors */
+	{ { "-t", "h", "-x" }, "-x", "",
+	    "unknown option: -x" },
+	{ { "-t", "h", "-vx" }, "-x", "", NULL },
+	{ { "-t", "h", "-l" }, "-l", "", "-l: missing value" },
+	{ { "-t", "h", "--length" }, "--length", "",
+	    "--length: missing value" },
+	{ { "-r", "--once=3" }, "--once", "--once=3",
+	    "--once: takes no value: --once=3" },
+	{ { "-r", "--ver" }, "--ver", "",
+	    "ambiguous option (--verbose, --version): --ver" },
+	{ { "-r", "--s" }, "--s", "--sndbuf", NULL },
+};
+
+/* Role, direction and host for each way of naming the sides. */
+struct role_case {
+	const char	*args[MAXARGS];
+	int		 rv;
+	int		 role;
+	int		 direction;
+	const char	*host;
+	const char	*msg;		/* when rv == OPTS_ERROR */
+};
+
+static const struct role_case role_cases[] = {
+	{ { "-r" }, OPTS_OK, GB_ROLE_LISTEN, GB_DIR_CLIENT_SENDS, NULL, NULL },
+	{ { "-S" }, OPTS_OK, GB_ROLE_LISTEN, GB_DIR_CLIENT_SENDS, NULL, NULL },
+	{ { "-r", "-S" }, OPTS_OK, GB_ROLE_LISTEN, GB_DIR_CLIENT_SENDS,
+	    NULL, NULL },
+	{ { "--receive" }, OPTS_OK, GB_ROLE_LISTEN, GB_DIR_CLIENT_SENDS,
+	    NULL, NULL },
+	{ { "--server" }, OPTS_OK, GB_ROLE_LISTEN, GB_DIR_CLIENT_SENDS,
+	    NULL, NULL },
+	{ { "-t", "hostB" }, OPTS_OK, GB_ROLE_CONNECT, GB_DIR_CLIENT_SENDS,
+	    "hostB", NULL },
+	{ { "--transmit", "hostB" }, OPTS_OK, GB_ROLE_CONNECT,
+	    GB_DIR_CLIENT_SENDS, "hostB", NULL },
+	{ { "hostB", "-t" }, OPTS_OK, GB_ROLE_CONNECT, GB_DIR_CLIENT_SENDS,
+	    "hostB", NULL },
+	{ { "-t", "127.0.0.1", "-T", "3" }, OPTS_OK, GB_ROLE_CONNECT,
+	    GB_DIR_CLIENT_SENDS, "127.0.0.1", NULL },
+	{ { "-t", "--", "::1" }, OPTS_OK, GB_ROLE_CONNECT,
+	    GB_DIR_CLIENT_SENDS, "::1", NULL },
+	{ { "-r", "hostB" }, OPTS_OK, GB_ROLE_CONNECT, GB_DIR_CLIENT_RECEIVES,
+	    "hostB", NULL },
+	{ { "--receive", "hostB", "-T", "3" }, OPTS_OK, GB_ROLE_CONNECT,
+	    GB_DIR_CLIENT_RECEIVES, "hostB", NULL },
+	{ { "-r", "-1", "-B", "::1" }, OPTS_OK, GB_ROLE_LISTEN,
+	    GB_DIR_CLIENT_SENDS, NULL, NULL },
+	{ { "-t", "h", "-1", "-B", "198.18.0.1" }, OPTS_OK, GB_ROLE_CONNECT,
+	    GB_DIR_CLIENT_SENDS, "h", NULL },
+	{ { NULL }, OPTS_ERROR, 0, 0, NULL,
+	    "one of -t, -r or -S is needed" },
+	{ { "hostB" }, OPTS_ERROR, 0, 0, NULL,
+	    "one of -t, -r or -S is needed" },
+	{ { "-T", "3" }, OPTS_ERROR, 0, 0, NULL,
+	    "one of -t, -r or -S is needed" },
+	{ { "-t" }, OPTS_ERROR, 0, 0, NULL, "-t: needs a host to transmit to" },
+	{ { "-S", "hostB" }, OPTS_ERROR, 0, 0, NULL,
+	    "-S: takes no host: hostB" },
+	{ { "-r", "-S", "hostB" }, OPTS_ERROR, 0, 0, NULL,
+	    "-S: takes no host: hostB" },
+	{ { "-t", "-r", "hostB" }, OPTS_ERROR, 0, 0, NULL,
+	    "-t: cannot be used with -r" },
+	{ { "-t", "-S", "hostB" }, OPTS_ERROR, 0, 0, NULL,
+	    "-t: cannot be used with -S" },
+	{ { "-t", "a", "b" }, OPTS_ERROR, 0, 0, NULL,
+	    "too many operands (one host at most): b" },
+	{ { "-r", "a", "b", "c" }, OPTS_ERROR, 0, 0, NULL,
+	    "too many operands (one host at most): b" },
+	{ { "-t", "" }, OPTS_ERROR, 0, 0, NULL, "host is empty: \"\"" },
+	{ { "-r", "-4", "-6" }, OPTS_ERROR, 0, 0, NULL,
+	    "-6: cannot be used with -4" },
+	{ { "-h" }, OPTS_HELP, 0, 0, NULL, NULL },
+	{ { "--help" }, OPTS_HELP, 0, 0, NULL, NULL },
+	{ { "-t", "h", "-h" }, OPTS_HELP, 0, 0, NULL, NULL },
+	{ { "-h", "-P", "0" }, OPTS_HELP, 0, 0, NULL, NULL },
+	{ { "-V" }, OPTS_VERSION, 0, 0, NULL, NULL },
+	{ { "--version" }, OPTS_VERSION, 0, 0, NULL, NULL },
+	{ { "-r", "-V", "x", "y" }, OPTS_VERSION, 0, 0, NULL, NULL },
+};
+
+/* A command line as opts_parse() sees it; getopt permutes argv. */
+struct cmdline {
+	int	 argc;
+	char	*argv[MAXARGS + 2];
+	char	 text[512];		/* for failure messages */
+};
+
+static void
+cmdline_set(struct cmdline *cl, const char *const *args)
+{
+	size_t	i, len;
+
+	cl->argc = 0;
+	cl->argv[cl->argc++] = (char *)"gigebench";
+	snprintf(cl->text, sizeof(cl->text), "gigebench");
+	for (i = 0; i < MAXARGS && args[i] != NULL; i++) {
+		cl->argv[cl->argc++] = (char *)args[i];
+		len = strlen(cl->text);
+		snprintf(cl->text + len, sizeof(cl->text) - len, " '%s'",
+		    args[i]);
+	}
+	cl->argv[cl->argc] = NULL;
+}
+
+static int
+parse(const char *const *args, struct gb_opts *o, char *err, size_t errlen,
+    struct cmdline *cl)
+{
+	cmdline_set(cl, args);
+	return opts_parse(cl->argc, cl->argv, o, err, errlen);
+}
+
+static uint64_t
+field_get(const struct gb_opts *o, enum field f)
+{
+	const struct gb_params *p = &o->params;
+
+	switch (f) {
+	case F_ROLE:		return (uint64_t)o->role;
+	case F_DIRECTION:	return (uint64_t)p->direction;
+	case F_PORT:		return o->port;
+	case F_ONCE:		return (uint64_t)o->once;
+	case F_FAMILY:		return (uint64_t)o->family;
+	case F_UNIT:		return (uint64_t)(unsigned char)o->unit;
+	case F_VERBOSE:		return (uint64_t)o->verbose;
+	case F_QUIET:		return (uint64_t)o->quiet;
+	case F_JSON:		return (uint64_t)o->json;
+	case F_BUFLEN:		return p->buflen;
+	case F_NBUF:		return p->nbuf;
+	case F_DURATION:	return p->duration_ms;
+	case F_STREAMS:		return p->streams;
+	case F_SNDBUF:		return p->sndbuf;
+	case F_RCVBUF:		return p->rcvbuf;
+	case F_MSS:		return p->mss;
+	case F_NODELAY:		return (uint64_t)p->nodelay;
+	case F_INTERVAL:	return p->interval_ms;
+	}
+	return UINT64_MAX;
+}
+
+static void
+test_good(void **state)
+{
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	char		 err[256];
+	size_t		 i;
+	int		 rv;
+	uint64_t	 got;
+
+	(void)state;
+	for (i = 0; i < sizeof(good_cases) / sizeof(good_cases[0]); i++) {
+		const struct good_case *c = &good_cases[i];
+
+		rv = parse(c->args, &o, err, sizeof(err), &cl);
+		if (rv != OPTS_OK)
+			fail_msg("%s: returned %d: %s", cl.text, rv, err);
+		got = field_get(&o, c->field);
+		if (got != c->want)
+			fail_msg("%s: field %d is %llu, want %llu", cl.text,
+			    (int)c->field, (unsigned long long)got,
+			    (unsigned long long)c->want);
+	}
+}
+
+static void
+test_bad(void **state)
+{
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	char		 err[256];
+	size_t		 i;
+	int		 rv;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+
+		strcpy(err, "untouched");
+		rv = parse(c->args, &o, err, sizeof(err), &cl);
+		if (rv != OPTS_ERROR)
+			fail_msg("%s: returned %d, want an error", cl.text, rv);
+		if (strstr(err, c->name) == NULL ||
+		    strstr(err, c->value) == NULL)
+			fail_msg("%s: \"%s\" does not name %s and %s", cl.text,
+			    err, c->name, c->value);
+		if (c->msg != NULL && strcmp(err, c->msg) != 0)
+			fail_msg("%s: \"%s\", want \"%s\"", cl.text, err,
+			    c->msg);
+		if (strchr(err, '\n') != NULL)
+			fail_msg("%s: newline in \"%s\"", cl.text, err);
+	}
+}
+
+static void
+test_roles(void **state)
+{
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	char		 err[256];
+	size_t		 i;
+	int		 rv;
+
+	(void)state;
+	for (i = 0; i < sizeof(role_cases) / sizeof(role_cases[0]); i++) {
+		const struct role_case *c = &role_cases[i];
+
+		*err = '\0';
+		rv = parse(c->args, &o, err, sizeof(err), &cl);
+		if (rv != c->rv)
+			fail_msg("%s: returned %d, want %d (%s)", cl.text, rv,
+			    c->rv, err);
+		if (rv == OPTS_ERROR && strcmp(err, c->msg) != 0)
+			fail_msg("%s: \"%s\", want \"%s\"", cl.text, err,
+			    c->msg);
+		if (rv != OPTS_OK)
+			continue;
+		if (o.role != c->role || o.params.direction != c->direction)
+			fail_msg("%s: role %d direction %d, want %d %d",
+			    cl.text, o.role, o.params.direction, c->role,
+			    c->direction);
+		if ((o.host == NULL) != (c->host == NULL) ||
+		    (o.host != NULL && strcmp(o.host, c->host) != 0))
+			fail_msg("%s: host %s, want %s", cl.text,
+			    o.host ? o.host : "(none)",
+			    c->host ? c->host : "(none)");
+	}
+}
+
+/* The strings that point into argv, and the defaults of params_init(). */
+static void
+test_strings_and_defaults(void **state)
+{
+	static const char *const args[] = { "-r", "-B", "::1", "-I", "eth0",
+	    NULL };
+	static const char *const none[] = { "-t", "h", NULL };
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	struct gb_params p;
+	char		 err[256];
+
+	(void)state;
+	assert_int_equal(parse(args, &o, err, sizeof(err), &cl), OPTS_OK);
+	assert_string_equal(o.bind_addr, "::1");
+	assert_string_equal(o.iface, "eth0");
+	assert_null(o.host);
+
+	assert_int_equal(parse(none, &o, err, sizeof(err), &cl), OPTS_OK);
+	assert_null(o.bind_addr);
+	assert_null(o.iface);
+	assert_int_equal(o.once, 0);
+	assert_int_equal(o.family, AF_UNSPEC);
+	params_init(&p);
+	assert_memory_equal(&p, &o.params, sizeof(p));
+	assert_int_equal(p.direction, GB_DIR_CLIENT_SENDS);
+	assert_int_equal(p.buflen, 128 * 1024);
+	assert_true(p.nbuf == 0);
+	assert_int_equal(p.duration_ms, 10000);
+	assert_int_equal(p.streams, 1);
+	assert_int_equal(p.sndbuf, 0);
+	assert_int_equal(p.rcvbuf, 0);
+	assert_int_equal(p.mss, 0);
+	assert_int_equal(p.nodelay, 0);
+	assert_int_equal(p.interval_ms, 0);
+}
+
+/*
+ * getopt keeps state between calls; an error in the middle of a cluster
+ * must not leak into the next parse.  Also: no error buffer at all.
+ */
+static void
+test_reparse(void **state)
+{
+	static const char *const broken[] = { "-t", "h", "-vxv", NULL };
+	static const char *const fine[] = { "-r", "-v", NULL };
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	char		 err[256], tiny[8];
+
+	(void)state;
+	assert_int_equal(parse(broken, &o, err, sizeof(err), &cl),
+	    OPTS_ERROR);
+	assert_int_equal(parse(fine, &o, err, sizeof(err), &cl), OPTS_OK);
+	assert_int_equal(o.verbose, 1);
+	assert_int_equal(o.role, GB_ROLE_LISTEN);
+	assert_int_equal(parse(broken, &o, NULL, 0, &cl), OPTS_ERROR);
+	assert_int_equal(parse(broken, &o, tiny, sizeof(tiny), &cl),
+	    OPTS_ERROR);
+	assert_true(strlen(tiny) < sizeof(tiny));
+}
+
+/* A valid value for each argument name the help text uses. */
+static const char *
+value_for(const char *argname)
+{
+	static const struct {
+		const char	*name;
+		const char	*value;
+	} values[] = {
+		{ "addr", "127.0.0.1" }, { "count", "5" }, { "iface", "lo" },
+		{ "mss", "1000" }, { "port", "5001" }, { "seconds", "1" },
+		{ "size", "64K" }, { "streams", "2" }, { "unit", "g" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		if (strcmp(values[i].name, argname) == 0)
+			return values[i].value;
+	fail_msg("no test value for argument \"%s\"", argname);
+	return NULL;
+}
+
+/* The option must parse in a command line that is otherwise valid. */
+static void
+check_listed(const char *opt, const char *argname)
+{
+	const char	*args[6];
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	char		 err[256];
+	size_t		 n = 0;
+	int		 rv;
+
+	if (strcmp(opt, "-t") == 0 || strcmp(opt, "--transmit") == 0) {
+		args[n++] = opt;
+		args[n++] = "h";
+	} else if (strcmp(opt, "-S") == 0 || strcmp(opt, "--server") == 0)
+		args[n++] = opt;
+	else {
+		args[n++] = "-r";
+		args[n++] = opt;
+		if (argname != NULL)
+			args[n++] = value_for(argname);
+	}
+	args[n] = NULL;
+	rv = parse(args, &o, err, sizeof(err), &cl);
+	if (rv == OPTS_ERROR)
+		fail_msg("help lists %s, but %s: %s", opt, cl.text, err);
+	/* A value the option does not take would have become the host. */
+	if (rv == OPTS_OK && args[1] != NULL && strcmp(args[1], "h") != 0 &&
+	    o.host != NULL)
+		fail_msg("help gives %s a value it does not take", opt);
+}
+
+/*
+ * One option line of the help text: "  -b, --buffer size       SO_...",
+ * "      --sndbuf size       ...".  The names and the argument end at the
+ * first two blanks in a row; the description follows.  Each option named
+ * is parsed; short letters are appended to letters.
+ */
+static void
+help_line(const char *line, char *letters, size_t len)
+{
+	char		 names[64], *tok, *save, *opts[4], *argname = NULL;
+	const char	*end;
+	size_t		 nopts = 0, i, n;
+
+	line += strspn(line, " ");
+	end = strstr(line, "  ");
+	n = end != NULL ? (size_t)(end - line) : strlen(line);
+	snprintf(names, sizeof(names), "%.*s", (int)n, line);
+	for (tok = strtok_r(names, ", ", &save); tok != NULL;
+	    tok = strtok_r(NULL, ", ", &save)) {
+		if (*tok == '-' && nopts < 4)
+			opts[nopts++] = tok;
+		else
+			argname = tok;
+	}
+	assert_true(nopts > 0);
+	for (i = 0; i < nopts; i++) {
+		check_listed(opts[i], argname);
+		n = strlen(letters);
+		if (opts[i][1] != '-' && n + 1 < len) {
+			letters[n] = opts[i][1];
+			letters[n + 1] = '\0';
+		}
+	}
+}
+
+/* Options are listed one a line, indented, after the synopsis. */
+static void
+help_options(char *help, char *letters, size_t len)
+{
+	char	*line, *save;
+	int	 nlines = 0;
+
+	*letters = '\0';
+	for (line = strtok_r(help, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "  -", 3) != 0 &&
+		    strncmp(line, "      --", 8) != 0)
+			continue;
+		help_line(line, letters, len);
+		nlines++;
+	}
+	assert_true(nlines >= 27);
+}
+
+static char *
+help_text(void)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
+
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	opts_usage(fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(buf);
+	return buf;
+}
+
+/*
+ * The help text and the getopt table agree: every option listed parses,
+ * and every letter or digit not listed is an unknown option.
+ */
+static void
+test_help_matches_getopt(void **state)
+{
+	char		 letters[128], arg[3], err[256], want[64];
+	const char	*args[2] = { arg, NULL };
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	char		*help;
+	int		 c, rv;
+
+	(void)state;
+	help = help_text();
+	help_options(help, letters, sizeof(letters));
+	free(help);
+	for (c = 0; c < 128; c++) {
+		if (!isalnum(c))
+			continue;
+		snprintf(arg, sizeof(arg), "-%c", c);
+		snprintf(want, sizeof(want), "unknown option: -%c", c);
+		rv = parse(args, &o, err, sizeof(err), &cl);
+		if (strchr(letters, c) == NULL &&
+		    (rv != OPTS_ERROR || strcmp(err, want) != 0))
+			fail_msg("-%c is not in the help but parses: %s", c,
+			    err);
+		if (strchr(letters, c) != NULL && rv == OPTS_ERROR &&
+		    strcmp(err, want) == 0)
+			fail_msg("-%c is in the help but unknown", c);
+	}
+}
+
+/* The synopsis comes first, in the man page's words, and lines fit. */
+static void
+test_help_shape(void **state)
+{
+	char	*help, *line, *save;
+
+	(void)state;
+	help = help_text();
+	assert_true(strncmp(help, "usage: gigebench -r | -S [", 26) == 0);
+	assert_non_null(strstr(help, "\n       gigebench -t | -r ["));
+	assert_non_null(strstr(help, "\n       gigebench -h | -V\n\n"));
+	assert_int_equal(help[strlen(help) - 1], '\n');
+	for (line = strtok_r(help, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save))
+		if (strlen(line) > 79)
+			fail_msg("help line longer than 79: %s", line);
+	free(help);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_roles),
+		cmocka_unit_test(test_strings_and_defaults),
+		cmocka_unit_test(test_reparse),
+		cmocka_unit_test(test_help_matches_getopt),
+		cmocka_unit_test(test_help_shape),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
