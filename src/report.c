@@ -118,8 +118,12 @@ report_cpu_line(FILE *fp, const struct gb_side *s, int is_tx)
 		return;
 	}
 	fprintf(fp, "%.1f%% busy (%.1f usr %.1f sys %.1f irq %.1f softirq),"
-	    " busiest cpu%d %.1f%%\n", h->busy_pct, h->user_pct, h->sys_pct,
-	    h->irq_pct, h->softirq_pct, h->max_cpu, h->max_cpu_busy_pct);
+	    " busiest ", h->busy_pct, h->user_pct, h->sys_pct, h->irq_pct,
+	    h->softirq_pct);
+	if (h->max_cpu >= 0)
+		fprintf(fp, "cpu%d %.1f%%\n", h->max_cpu, h->max_cpu_busy_pct);
+	else
+		fputs("cpu " REPORT_NA "\n", fp);
 }
 
 /* "irq 41 (1 line), 476543 interrupts" or "no irq lines ...". */

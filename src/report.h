@@ -32,7 +32,7 @@ json_t	*report_side_json(const struct gb_side *);
 int	 report_side_from_json(const json_t *, struct gb_side *,
 	    char *err, size_t errlen);
 json_t	*report_params_json(const struct gb_params *);
-/* The whole document: {"version", "params", "result", "intervals"?}. */
+/* The whole document: {"program", "params", "result", "intervals"?}. */
 json_t	*report_json(const struct gb_result *);
 
 #endif /* GB_REPORT_H */

@@ -224,7 +224,7 @@ report_in_host_cpu(struct report_in *in, const json_t *j,
     struct gb_host_cpu *h)
 {
 	const json_t *o;
-	int y;
+	int y, m;
 
 	if (report_in_object(in, j, "host_cpu", REPORT_WANT_VALUE, &o) == -1 ||
 	    (y = report_in_real(in, o, "busy_pct", REPORT_WANT_ANY,
@@ -235,11 +235,21 @@ report_in_host_cpu(struct report_in *in, const json_t *j,
 	    report_in_real(in, o, "sys_pct", y, &h->sys_pct) == -1 ||
 	    report_in_real(in, o, "irq_pct", y, &h->irq_pct) == -1 ||
 	    report_in_real(in, o, "softirq_pct", y, &h->softirq_pct) == -1 ||
-	    report_in_real(in, o, "max_cpu_busy_pct", y,
-	    &h->max_cpu_busy_pct) == -1 ||
-	    report_in_int(in, o, "max_cpu", y, &h->max_cpu) == -1 ||
+	    (m = report_in_real(in, o, "max_cpu_busy_pct",
+	    y ? REPORT_WANT_ANY : REPORT_WANT_NULL,
+	    &h->max_cpu_busy_pct)) == -1 ||
 	    report_in_int(in, o, "ncpus", y, &h->ncpus) == -1)
 		return -1;
+	/* No CPU matched across the two samples: no busiest CPU. */
+	in->leader = "host_cpu.max_cpu_busy_pct";
+	if (m == 1 && report_in_int(in, o, "max_cpu", REPORT_WANT_VALUE,
+	    &h->max_cpu) == -1)
+		return -1;
+	if (m == 0 && report_in_int(in, o, "max_cpu", REPORT_WANT_NULL,
+	    &h->max_cpu) == -1)
+		return -1;
+	if (y && m == 0)
+		h->max_cpu = -1;
 	h->has = y;
 	return 0;
 }

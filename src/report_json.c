@@ -66,8 +66,10 @@ report_host_cpu_json(const struct gb_host_cpu *h)
 	    "sys_pct", report_real_or_null(y, h->sys_pct),
 	    "irq_pct", report_real_or_null(y, h->irq_pct),
 	    "softirq_pct", report_real_or_null(y, h->softirq_pct),
-	    "max_cpu_busy_pct", report_real_or_null(y, h->max_cpu_busy_pct),
-	    "max_cpu", report_uint_or_null(y, (uint64_t)h->max_cpu),
+	    "max_cpu_busy_pct", report_real_or_null(y && h->max_cpu >= 0,
+	    h->max_cpu_busy_pct),
+	    "max_cpu", report_uint_or_null(y && h->max_cpu >= 0,
+	    (uint64_t)h->max_cpu),
 	    "ncpus", report_uint_or_null(y, (uint64_t)h->ncpus));
 }
 

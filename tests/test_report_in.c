@@ -205,7 +205,7 @@ static const struct member {
 	{ "host_cpu.sys_pct", K_REAL, 0 },
 	{ "host_cpu.irq_pct", K_REAL, 0 },
 	{ "host_cpu.softirq_pct", K_REAL, 0 },
-	{ "host_cpu.max_cpu_busy_pct", K_REAL, 0 },
+	{ "host_cpu.max_cpu_busy_pct", K_REAL, 1 },
 	{ "host_cpu.max_cpu", K_INT, 0 },
 	{ "host_cpu.ncpus", K_INT, 0 },
 	{ "interface.name", K_STR, 1 },
@@ -340,6 +340,38 @@ test_side_nulls(void **state)
 			expect_refused(members[i].path, json_null(), "is null");
 }
 
+/* No CPU matched across the samples: no busiest CPU, null on the wire. */
+static void
+test_side_no_busiest_cpu(void **state)
+{
+	char err[GB_ERR_LEN] = "";
+	struct gb_side s;
+	json_t *j, *h;
+
+	(void)state;
+	j = full_side_json();
+	h = json_object_get(j, "host_cpu");
+	json_object_set_new(h, "max_cpu_busy_pct", json_null());
+	json_object_set_new(h, "max_cpu", json_null());
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.host_cpu.has, 1);
+	assert_int_equal(s.host_cpu.max_cpu, -1);
+	json_decref(j);
+	j = report_side_json(&s);
+	assert_non_null(j);
+	h = json_object_get(j, "host_cpu");
+	assert_true(json_is_null(json_object_get(h, "max_cpu")));
+	assert_true(json_is_null(json_object_get(h, "max_cpu_busy_pct")));
+	json_decref(j);
+	/* A busiest-CPU share without its number is refused. */
+	j = full_side_json();
+	h = json_object_get(j, "host_cpu");
+	json_object_set_new(h, "max_cpu", json_null());
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "host_cpu.max_cpu"));
+	json_decref(j);
+}
+
 static void
 test_side_missing(void **state)
 {
@@ -470,6 +502,7 @@ main(void)
 		cmocka_unit_test(test_side_accepts_full),
 		cmocka_unit_test(test_side_wrong_types),
 		cmocka_unit_test(test_side_nulls),
+		cmocka_unit_test(test_side_no_busiest_cpu),
 		cmocka_unit_test(test_side_missing),
 		cmocka_unit_test(test_side_negative),
 		cmocka_unit_test(test_side_out_of_range),
