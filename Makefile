@@ -19,9 +19,11 @@ PKGS	= libevent libevent_pthreads jansson
 PKGS_TEST = cmocka
 CPPFLAGS += -D_GNU_SOURCE -Isrc
 CFLAGS	?= -O2 -g
-CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wpointer-arith \
-	   -Wmissing-prototypes -Wstrict-prototypes -pthread \
-	   $(shell pkg-config --cflags $(PKGS))
+# Kept apart from CFLAGS so that "make CFLAGS=..." cannot drop them.
+GBFLAGS	= -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wpointer-arith \
+	  -Wmissing-prototypes -Wstrict-prototypes -pthread \
+	  $(shell pkg-config --cflags $(PKGS)) $(SANFLAGS)
+LDFLAGS	+= $(SANFLAGS)
 LDLIBS	+= $(shell pkg-config --libs $(PKGS)) -pthread -lm
 TEST_CFLAGS = $(shell pkg-config --cflags $(PKGS_TEST))
 TEST_LIBS = $(shell pkg-config --libs $(PKGS_TEST))
@@ -36,18 +38,19 @@ all: $(BIN)
 
 $(BUILD)/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(GBFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIB): $(OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/main.o $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(GBFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIB) \
+	$(CC) $(CPPFLAGS) $(GBFLAGS) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< \
+	    $(LIB) \
 	    $(LDFLAGS) $(TEST_LIBS) $(LDLIBS)
 
 # Unit tests run from the top directory so fixture paths are stable.
@@ -62,17 +65,17 @@ check-man: $(BIN)
 
 check: check-unit check-loopback check-man
 
-# Everything CI runs: the checks, then again under ASan+UBSan.
-check-all: check check-asan
+# Everything CI runs: lint, the checks, then again under ASan+UBSan.
+check-all: lint check check-asan
 
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -fno-sanitize-recover=all
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g" SANFLAGS="$(SAN)" all
 
 check-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    $(MAKE) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+	    $(MAKE) BUILD=build-asan CFLAGS="-O1 -g" SANFLAGS="$(SAN)" check
 
 lint:
 	mandoc -Tlint -W warning man/gigebench.1

@@ -9,7 +9,6 @@
  * (xfer.c), collects the client's figures, sends its own back and passes
  * both to report_cb.  Any failure ends the session, never the server.
  */
-#include <sys/queue.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 
@@ -39,7 +38,7 @@ struct pconn {
 	struct event		*timer;
 	struct proto_reader	 rd;
 	char			 peer[64];
-	TAILQ_ENTRY(pconn)	 link;
+	struct pconn		*prev, *next;	/* server's pending list */
 };
 
 struct session {
@@ -66,7 +65,7 @@ struct server {
 	int				 lfd;
 	struct event			*accept_ev;
 	struct event			*accept_pause;
-	TAILQ_HEAD(, pconn)		 pending;
+	struct pconn			*pending;	/* newest first */
 	unsigned			 npending;
 	struct session			*sess;
 	int				 tests;
@@ -103,7 +102,12 @@ pconn_free(struct pconn *pc, int close_fd)
 {
 	struct server *s = pc->srv;
 
-	TAILQ_REMOVE(&s->pending, pc, link);
+	if (pc->prev != NULL)
+		pc->prev->next = pc->next;
+	else
+		s->pending = pc->next;
+	if (pc->next != NULL)
+		pc->next->prev = pc->prev;
 	s->npending--;
 	event_free(pc->ev);
 	event_free(pc->timer);
@@ -460,7 +464,10 @@ pconn_new(struct server *s, int fd, const struct sockaddr *sa)
 	pc->ev = event_new(s->base, fd, EV_READ | EV_PERSIST, on_pconn_read,
 	    pc);
 	pc->timer = evtimer_new(s->base, on_pconn_timeout, pc);
-	TAILQ_INSERT_TAIL(&s->pending, pc, link);
+	pc->next = s->pending;
+	if (s->pending != NULL)
+		s->pending->prev = pc;
+	s->pending = pc;
 	s->npending++;
 	if (pc->ev == NULL || pc->timer == NULL) {
 		pconn_free(pc, 1);
@@ -527,7 +534,6 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
-	TAILQ_INIT(&s.pending);
 	s.lfd = sock_listen(cfg->opts->bind_addr, cfg->opts->port,
 	    cfg->opts->family, err, errlen);
 	if (s.lfd == -1)
@@ -558,7 +564,7 @@ out:
 			xfer_abort(s.sess->x, "listener stopped");
 		session_end(s.sess);
 	}
-	while ((pc = TAILQ_FIRST(&s.pending)) != NULL)
+	while ((pc = s.pending) != NULL)
 		pconn_free(pc, 1);
 	if (sigint != NULL)
 		event_free(sigint);

@@ -149,6 +149,38 @@ wait_for "$SRV" 5 || true
 check "listener's JSON parses too" json_check "$TMP/srv.out" \
     'd["result"]["bytes"] > 0'
 
+# 4b. Options that shape a test, checked in what the test reports.
+listen -1 -B 127.0.0.1 -4
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -4 -T 1 -M 1000 -D -l 16K -I lo -f g -i 0.5 \
+    -v >"$TMP/o.out" 2>"$TMP/o.err" || rc=$?
+check "-B -4 -M -D -l -I -f -i -v test exits 0" [ "$rc" -eq 0 ]
+check "-f g reports Gbps" grep -Eq 'sec = +[0-9.]+ Gbps' "$TMP/o.out"
+check "-i prints interval lines" grep -Eq \
+    '^gigebench-t: +0\.00- +0\.5[0-9] sec' "$TMP/o.out"
+check "-I lo names the interface" grep -q 'iface lo' "$TMP/o.out"
+wait_for "$SRV" 5 || true
+listen -1
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 -M 1000 -D -l 16K --sndbuf 64K \
+    --rcvbuf 128K -vv -J >"$TMP/o.json" 2>"$TMP/o.err" || rc=$?
+check "-M 1000 caps the MSS the sender used" json_check "$TMP/o.json" \
+    '0 < d["result"]["tcp"]["mss"] <= 1000'
+check "params echo every setting" json_check "$TMP/o.json" '
+d["params"]["nodelay"] is True and d["params"]["buflen"] == 16384 and
+d["params"]["mss"] == 1000 and d["params"]["sndbuf"] == 65536 and
+d["params"]["rcvbuf"] == 131072 and d["params"]["streams"] == 1 and
+d["params"]["duration_s"] == 1'
+check "--sndbuf/--rcvbuf: requested and effective (Linux doubles)" \
+    json_check "$TMP/o.json" '
+d["result"]["sender"]["sndbuf"]["requested"] == 65536 and
+d["result"]["sender"]["sndbuf"]["actual"] == 131072 and
+d["result"]["receiver"]["rcvbuf"]["requested"] == 131072 and
+d["result"]["receiver"]["rcvbuf"]["actual"] >= 131072'
+check "-vv traces the protocol on stderr" grep -q 'received: accept' \
+    "$TMP/o.err"
+wait_for "$SRV" 5 || true
+
 # 5. Busy: a second client during a test is refused promptly, exit 3.
 listen
 "$GB" -t 127.0.0.1 -p "$PORT" -T 3 -q >"$TMP/b1.out" 2>"$TMP/b1.err" &
