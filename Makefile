@@ -15,7 +15,7 @@ MANDIR	?= $(PREFIX)/share/man
 BUILD	?= build
 
 CC	?= cc
-PKGS	= libevent libevent_pthreads jansson
+PKGS	= libevent libevent_pthreads jansson libpcap
 PKGS_TEST = cmocka
 CPPFLAGS += -D_GNU_SOURCE -Isrc
 CFLAGS	?= -O2 -g
@@ -63,7 +63,11 @@ check-loopback: $(BIN)
 check-man: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) sh tests/man.sh
 
-check: check-unit check-loopback check-man
+# Namespace test bed (root; prints SKIP with the reason otherwise).
+check-netns: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/netns_check.sh
+
+check: check-unit check-loopback check-man check-netns
 
 # Everything CI runs: lint, the checks, then again under ASan+UBSan.
 check-all: lint check check-asan
@@ -90,7 +94,7 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check check-all check-unit check-loopback check-man asan check-asan lint \
+.PHONY: all check check-all check-unit check-loopback check-man check-netns asan check-asan lint \
 	install clean
 .PRECIOUS: $(BUILD)/%.o
 

@@ -16,6 +16,7 @@
 
 #include "client.h"
 #include "ctl.h"
+#include "diag.h"
 #include "report.h"
 #include "sock.h"
 #include "xfer.h"
@@ -201,6 +202,7 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 	struct xfer_config xc = {
 		.params = c->p, .is_tx = c->is_tx, .fds = c->fds,
 		.roots = c->cfg->roots, .ifname = c->cfg->opts->iface,
+		.port = c->cfg->opts->port,
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = c,
 	};
 	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;
@@ -298,7 +300,8 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 		goto out;
 	if ((rc = transfer(&c, mine, r, err, errlen)) != CLIENT_OK)
 		goto out;
-	rc = exchange(&c, mine, peer, err, errlen);
+	if ((rc = exchange(&c, mine, peer, err, errlen)) == CLIENT_OK)
+		diag_run(r);
 out:
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		if (c.fds[i] != -1)

@@ -3,12 +3,14 @@
  * figures between two of them (hoststat.h).
  *
  * This file only composes: cpustat.c reads /proc/stat, irqstat.c
- * /proc/interrupts and /proc/softirqs, netif.c sysfs.  It owns the rules
- * that turn two snapshots into result.h figures: which figures are
- * unavailable (a missing file never is an error), that counters going
- * backwards give 0 rather than a wrap to 2^64, and that interrupts per
- * packet are counted against the data packets of this side.  It opens no
- * socket and keeps no state outside the snapshots.
+ * /proc/interrupts and /proc/softirqs, irqline.c picks and reports the
+ * interface's lines, netif.c reads sysfs.  It owns the rules that turn two
+ * snapshots into result.h figures: which figures are unavailable (a
+ * missing file never is an error), that counters going backwards give 0
+ * rather than a wrap to 2^64, that interrupts per packet are counted
+ * against the data packets of this side, and the note that says why an
+ * interface has no interrupt line.  It opens no socket and keeps no state
+ * outside the snapshots.
  */
 
 #include <sys/resource.h>
@@ -23,6 +25,7 @@
 
 #include "cpustat.h"
 #include "hoststat.h"
+#include "irqline.h"
 #include "irqstat.h"
 #include "netif.h"
 
@@ -33,14 +36,20 @@ struct hoststat {
 	struct rusage		ru;
 	struct cpustat		cpu;
 	struct irqstat		irq;	/* the interface's lines only */
+	int			irq_errno;	/* why irq.has is 0 */
 	struct irqstat_softirq	softirq;
 	struct netif_stats	net;
+	struct netif_kind	kind;
 };
 
 static int	hoststat_irq(struct hoststat *, const char *, const char *,
 		    char *, size_t);
 static uint64_t	hoststat_delta(uint64_t, uint64_t);
 static double	hoststat_tv_s(const struct timeval *);
+static void	hoststat_irq_note(const struct hoststat *,
+		    const struct hoststat *, char *, size_t);
+static void	hoststat_diff_lines(const struct hoststat *,
+		    const struct hoststat *, struct gb_iface_figures *);
 static void	hoststat_diff_iface(const struct hoststat *,
 		    const struct hoststat *, int, struct gb_iface_figures *);
 static void	hoststat_diff_proc(const struct hoststat *,
@@ -61,10 +70,11 @@ hoststat_irq(struct hoststat *hs, const char *procfs, const char *sysfs,
 	    errlen) == -1 && errno == ENOMEM)
 		return -1;
 	if (irqstat_read(procfs, &hs->irq, err, errlen) == -1) {
+		hs->irq_errno = errno;
 		free(msi);
 		return errno == ENOMEM ? -1 : 0;
 	}
-	irqstat_select(&hs->irq, hs->ifname, msi, nmsi);
+	irqline_select(&hs->irq, hs->ifname, msi, nmsi);
 	free(msi);
 	return 0;
 }
@@ -98,6 +108,7 @@ hoststat_take(const struct hoststat_roots *roots, const char *ifname,
 	if (netif_name_ok(ifname)) {
 		snprintf(hs->ifname, sizeof(hs->ifname), "%s", ifname);
 		netif_stats_read(sysfs, ifname, &hs->net, why, sizeof(why));
+		netif_kind_read(sysfs, ifname, &hs->kind, why, sizeof(why));
 		if (hoststat_irq(hs, procfs, sysfs, why, sizeof(why)) == -1)
 			goto nomem;
 	}
@@ -130,6 +141,74 @@ hoststat_tv_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
+/*
+ * Why an interface has no line to report.  Loopback and software
+ * interfaces (no device link in sysfs) never have one of their own; for
+ * a NIC, say where we looked.  Names passed netif_name_ok(), so "%.15s"
+ * (IFNAMSIZ - 1) loses nothing and shows that every note fits.
+ */
+static void
+hoststat_irq_note(const struct hoststat *b, const struct hoststat *a,
+    char *note, size_t len)
+{
+	const struct netif_kind	*k = &a->kind;
+	const char		*name = a->ifname;
+	int			 e;
+
+	if (*b->ifname == '\0' || *name == '\0')
+		snprintf(note, len, "no test interface known");
+	else if (strcmp(b->ifname, name) != 0)
+		snprintf(note, len, "the interface changed during the test "
+		    "(%.15s, then %.15s)", b->ifname, name);
+	else if (k->loopback)
+		snprintf(note, len, "%.15s: loopback has no interrupt lines",
+		    name);
+	else if (k->has_dir && !k->has_device)
+		snprintf(note, len, "%.15s: virtual device%s%s%s has no "
+		    "interrupt lines of its own", name,
+		    *k->devtype != '\0' ? " (" : "", k->devtype,
+		    *k->devtype != '\0' ? ")" : "");
+	else if (!b->irq.has || !a->irq.has) {
+		e = !b->irq.has ? b->irq_errno : a->irq_errno;
+		snprintf(note, len, "/proc/interrupts unreadable: %s",
+		    e == EINVAL ? "no CPU header line" : strerror(e));
+	} else if (!k->has_dir)
+		snprintf(note, len, "%.15s: not in sysfs, and no "
+		    "/proc/interrupts line names it", name);
+	else
+		snprintf(note, len, "%.15s: no /proc/interrupts line matches "
+		    "(looked for msi_irqs, name in actions)", name);
+}
+
+/* The lines and their total, or the note that says why there are none. */
+static void
+hoststat_diff_lines(const struct hoststat *b, const struct hoststat *a,
+    struct gb_iface_figures *f)
+{
+	int	n;
+
+	/*
+	 * Loopback and veth have no lines: then there is no interrupt
+	 * figure at all, which renderers print as null, never as 0.
+	 */
+	if (*f->name == '\0' || !b->irq.has || !a->irq.has ||
+	    a->irq.nlines == 0) {
+		hoststat_irq_note(b, a, f->irq_note, sizeof(f->irq_note));
+		return;
+	}
+	f->irq_lines = (int)a->irq.nlines;
+	irqline_names(&a->irq, f->irq_list, sizeof(f->irq_list));
+	f->has_interrupts = 1;
+	f->interrupts = irqline_diff(&b->irq, &a->irq);
+	if ((n = irqline_report(&b->irq, &a->irq, a->ifname, f->lines,
+	    GB_MAX_IRQ_LINES)) == -1)
+		snprintf(f->irq_note, sizeof(f->irq_note), "%s: %d interrupt "
+		    "lines, out of memory listing them", a->ifname,
+		    f->irq_lines);
+	else
+		f->nlines = (unsigned)n;
+}
+
 static void
 hoststat_diff_iface(const struct hoststat *b, const struct hoststat *a,
     int data_tx, struct gb_iface_figures *f)
@@ -145,10 +224,9 @@ hoststat_diff_iface(const struct hoststat *b, const struct hoststat *a,
 		f->net_tx_softirqs = hoststat_delta(b->softirq.net_tx,
 		    a->softirq.net_tx);
 	}
-	if (strcmp(b->ifname, a->ifname) != 0)
-		return;		/* not the same interface: nothing to compare */
-	snprintf(f->name, sizeof(f->name), "%s", a->ifname);
-	if (b->net.has && a->net.has) {
+	if (strcmp(b->ifname, a->ifname) == 0)
+		snprintf(f->name, sizeof(f->name), "%s", a->ifname);
+	if (*f->name != '\0' && b->net.has && a->net.has) {
 		f->has_counters = 1;
 		f->rx_packets = hoststat_delta(b->net.rx_packets,
 		    a->net.rx_packets);
@@ -157,16 +235,9 @@ hoststat_diff_iface(const struct hoststat *b, const struct hoststat *a,
 		f->rx_bytes = hoststat_delta(b->net.rx_bytes, a->net.rx_bytes);
 		f->tx_bytes = hoststat_delta(b->net.tx_bytes, a->net.tx_bytes);
 	}
-	/*
-	 * Loopback and veth have no lines: then there is no interrupt
-	 * figure at all, which renderers print as null, never as 0.
-	 */
-	if (!b->irq.has || !a->irq.has || a->irq.nlines == 0)
+	hoststat_diff_lines(b, a, f);
+	if (!f->has_interrupts)
 		return;
-	f->irq_lines = (int)a->irq.nlines;
-	irqstat_names(&a->irq, f->irq_list, sizeof(f->irq_list));
-	f->has_interrupts = 1;
-	f->interrupts = irqstat_diff(&b->irq, &a->irq);
 	/*
 	 * Per data packet of this side, as in the seed thread: the
 	 * transmitter's interrupts over its tx packets (476,543 for
@@ -218,8 +289,11 @@ hoststat_diff(const struct hoststat *before, const struct hoststat *after,
 	if (before == NULL || after == NULL) {
 		if (host_cpu != NULL)
 			memset(host_cpu, 0, sizeof(*host_cpu));
-		if (iface != NULL)
+		if (iface != NULL) {
 			memset(iface, 0, sizeof(*iface));
+			snprintf(iface->irq_note, sizeof(iface->irq_note),
+			    "no host counters were taken");
+		}
 		if (cpu != NULL)
 			memset(cpu, 0, sizeof(*cpu));
 		return;

@@ -1,17 +1,18 @@
 /*
- * irqstat.c: parse /proc/interrupts and /proc/softirqs, pick the lines of
- * one network interface and subtract two samples.
+ * irqstat.c: parse /proc/interrupts and /proc/softirqs.
  *
  * This file owns the text layouts of those two files, from the 2.4 PowerMac
  * (" 41:     476734   OpenPIC   Level     eth0") through 2.6 IO-APIC and
  * PCI-MSI-edge lines to today's multi-queue "IR-PCI-MSI 524288-edge
- * eth0-TxRx-0".  It does not read sysfs (netif.c gives it the MSI vector
- * numbers), keep samples, or print.  Lines it cannot parse are skipped,
- * never fatal; no input can make it read past a buffer.
+ * eth0-TxRx-0", and the storage of a sample: every line with its per-CPU
+ * counts.  Which lines are an interface's is irqline.c's business; this
+ * file does not read sysfs, keep samples or print.  Lines it cannot parse
+ * are skipped, never fatal; no input can make it read past a buffer.
  */
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +27,16 @@
 #define IRQSTAT_LINE_MAX	(256 * 1024)
 
 static int	irqstat_getline(FILE *, char *, size_t);
-static int	irqstat_header(const char *);
-static int	irqstat_counts(char **, int, uint64_t *, int *);
+static int	irqstat_header(const char *, unsigned *);
+static int	irqstat_counts(char **, int, uint64_t *, uint64_t *, int *);
 static void	irqstat_split(const char *, struct irqstat_line *);
-static int	irqstat_parse_line(char *, int, struct irqstat_line *);
-static int	irqstat_add(struct irqstat *, const struct irqstat_line *);
+static int	irqstat_parse_line(char *, int, struct irqstat_line *,
+		    uint64_t *);
+static int	irqstat_room(struct irqstat *);
+static void	irqstat_add(struct irqstat *, const struct irqstat_line *);
+static void	*irqstat_shrink(void *, size_t *, size_t, size_t);
 static int	irqstat_lines(FILE *, struct irqstat *, char *, char *,
 		    size_t);
-static int	irqstat_action_matches(const char *, size_t, const char *);
-static int	irqstat_msi_cmp(const void *, const void *);
-static int	irqstat_msi_has(const unsigned *, size_t, const char *);
 static FILE	*irqstat_open(const char *, const char *, char *, size_t);
 
 void
@@ -47,7 +48,9 @@ irqstat_init(struct irqstat *is)
 void
 irqstat_free(struct irqstat *is)
 {
+	free(is->cpu_ids);
 	free(is->lines);
+	free(is->counts);
 	irqstat_init(is);
 }
 
@@ -68,11 +71,15 @@ irqstat_getline(FILE *fp, char *buf, size_t len)
 	return -1;
 }
 
-/* Count the "CPUn" columns of a header line; 0 when it is not one. */
+/*
+ * The "CPUn" columns of a header line, their numbers into ids (room for
+ * IRQSTAT_MAX_CPUS); 0 when it is not one.
+ */
 static int
-irqstat_header(const char *line)
+irqstat_header(const char *line, unsigned *ids)
 {
 	const char	*p = line;
+	unsigned long	 id;
 	int		 n = 0;
 
 	for (;;) {
@@ -83,8 +90,12 @@ irqstat_header(const char *line)
 		if (strncmp(p, "CPU", 3) != 0 ||
 		    !isdigit((unsigned char)p[3]))
 			return 0;
+		errno = 0;
+		id = strtoul(p + 3, NULL, 10);
+		if (errno != 0 || id > UINT_MAX)
+			return 0;
 		if (n < IRQSTAT_MAX_CPUS)
-			n++;
+			ids[n++] = (unsigned)id;
 		while (*p != '\0' && !isspace((unsigned char)*p))
 			p++;
 	}
@@ -92,12 +103,12 @@ irqstat_header(const char *line)
 }
 
 /*
- * Sum up to max all-digit columns at *pp, stopping at the first other
- * token (the chip name).  Saturates instead of wrapping.  Returns -1 on
- * a number above 2^64.
+ * Read up to max all-digit columns at *pp into vals and their sum, stopping
+ * at the first other token (the chip name).  The sum saturates instead of
+ * wrapping.  Returns -1 on a number above 2^64.
  */
 static int
-irqstat_counts(char **pp, int max, uint64_t *total, int *n)
+irqstat_counts(char **pp, int max, uint64_t *vals, uint64_t *total, int *n)
 {
 	unsigned long long	 v;
 	char			*p, *end;
@@ -115,6 +126,7 @@ irqstat_counts(char **pp, int max, uint64_t *total, int *n)
 			break;	/* "524288-edge": not a count */
 		if (errno == ERANGE)
 			return -1;
+		vals[*n] = v;
 		*total = v > UINT64_MAX - *total ? UINT64_MAX : *total + v;
 		*pp = end;	/* the blanks after it belong to the text */
 	}
@@ -158,9 +170,13 @@ irqstat_split(const char *rest, struct irqstat_line *l)
 	snprintf(l->actions, sizeof(l->actions), "%s", act);
 }
 
-/* Parse " 41:     476734   OpenPIC   Level     eth0".  0 or -1. */
+/*
+ * Parse " 41:     476734   OpenPIC   Level     eth0", the counts into vals
+ * (room for ncpus).  0 or -1.
+ */
 static int
-irqstat_parse_line(char *line, int ncpus, struct irqstat_line *l)
+irqstat_parse_line(char *line, int ncpus, struct irqstat_line *l,
+    uint64_t *vals)
 {
 	char	*p = line, *colon, *end;
 
@@ -175,7 +191,7 @@ irqstat_parse_line(char *line, int ncpus, struct irqstat_line *l)
 	memcpy(l->name, p, (size_t)(colon - p));
 	l->name[colon - p] = '\0';
 	p = colon + 1;
-	if (irqstat_counts(&p, ncpus, &l->total, &l->ncounts) == -1 ||
+	if (irqstat_counts(&p, ncpus, vals, &l->total, &l->ncounts) == -1 ||
 	    l->ncounts == 0)
 		return -1;
 	end = p + strlen(p);
@@ -185,14 +201,14 @@ irqstat_parse_line(char *line, int ncpus, struct irqstat_line *l)
 	return 0;
 }
 
+/* Room for one more line and its counts.  -1 when memory ran out. */
 static int
-irqstat_add(struct irqstat *is, const struct irqstat_line *l)
+irqstat_room(struct irqstat *is)
 {
 	struct irqstat_line	*lines;
+	uint64_t		*counts;
 	size_t			 cap;
 
-	if (is->nlines >= IRQSTAT_MAX_LINES)
-		return 0;	/* no real host has that many: drop */
 	if (is->nlines == is->cap) {
 		cap = is->cap == 0 ? 64 : is->cap * 2;
 		if ((lines = reallocarray(is->lines, cap, sizeof(*lines))) ==
@@ -201,8 +217,50 @@ irqstat_add(struct irqstat *is, const struct irqstat_line *l)
 		is->lines = lines;
 		is->cap = cap;
 	}
-	is->lines[is->nlines++] = *l;
+	if (is->counts_cap - is->counts_len < (size_t)is->ncpus) {
+		cap = is->counts_cap == 0 ? (size_t)is->ncpus * 64 :
+		    is->counts_cap * 2;
+		if ((counts = reallocarray(is->counts, cap,
+		    sizeof(*counts))) == NULL)
+			return -1;
+		is->counts = counts;
+		is->counts_cap = cap;
+	}
 	return 0;
+}
+
+/* Take l, whose counts were parsed at counts[counts_len]. */
+static void
+irqstat_add(struct irqstat *is, const struct irqstat_line *l)
+{
+	if (is->nlines >= IRQSTAT_MAX_LINES)
+		return;		/* no real host has that many: drop */
+	is->lines[is->nlines] = *l;
+	is->lines[is->nlines].first = is->counts_len;
+	is->nlines++;
+	is->counts_len += (size_t)l->ncounts;
+}
+
+/*
+ * Give back what an array of *cap entries holds beyond n.  A failed
+ * shrink keeps the larger array, which is still correct.
+ */
+static void *
+irqstat_shrink(void *p, size_t *cap, size_t n, size_t size)
+{
+	void	*q;
+
+	if (p == NULL || n == *cap)
+		return p;
+	if (n == 0) {
+		free(p);
+		*cap = 0;
+		return NULL;
+	}
+	if ((q = reallocarray(p, n, size)) == NULL)
+		return p;
+	*cap = n;
+	return q;
 }
 
 /* The header, then every line, read with the caller's buffer. */
@@ -214,19 +272,20 @@ irqstat_lines(FILE *fp, struct irqstat *is, char *buf, char *err,
 	int			r;
 
 	if (irqstat_getline(fp, buf, IRQSTAT_LINE_MAX) != 1 ||
-	    (is->ncpus = irqstat_header(buf)) == 0) {
+	    (is->ncpus = irqstat_header(buf, is->cpu_ids)) == 0) {
 		snprintf(err, errlen, "no CPU header line");
 		errno = EINVAL;
 		return -1;
 	}
 	while ((r = irqstat_getline(fp, buf, IRQSTAT_LINE_MAX)) != 0) {
-		if (r < 0 || irqstat_parse_line(buf, is->ncpus, &l) == -1)
-			continue;
-		if (irqstat_add(is, &l) == -1) {
+		if (irqstat_room(is) == -1) {
 			snprintf(err, errlen, "out of memory");
 			errno = ENOMEM;
 			return -1;
 		}
+		if (r > 0 && irqstat_parse_line(buf, is->ncpus, &l,
+		    is->counts + is->counts_len) == 0)
+			irqstat_add(is, &l);
 	}
 	return 0;
 }
@@ -234,22 +293,37 @@ irqstat_lines(FILE *fp, struct irqstat *is, char *buf, char *err,
 int
 irqstat_parse(FILE *fp, struct irqstat *is, char *err, size_t errlen)
 {
-	char	*buf;
-	int	 r;
+	unsigned	*ids;
+	char		*buf;
+	size_t		 ncpus, cap;
+	int		 r;
 
 	is->has = 0;
 	is->ncpus = 0;
 	is->nlines = 0;
-	if ((buf = malloc(IRQSTAT_LINE_MAX)) == NULL) {
+	is->counts_len = 0;
+	buf = malloc(IRQSTAT_LINE_MAX);
+	ids = reallocarray(is->cpu_ids, IRQSTAT_MAX_CPUS, sizeof(*ids));
+	if (ids != NULL)
+		is->cpu_ids = ids;
+	if (buf == NULL || ids == NULL) {
+		free(buf);
 		snprintf(err, errlen, "out of memory");
 		errno = ENOMEM;
 		return -1;
 	}
 	if ((r = irqstat_lines(fp, is, buf, err, errlen)) == 0)
 		is->has = 1;
-	else
+	else {
+		is->ncpus = 0;
 		is->nlines = 0;
+		is->counts_len = 0;
+	}
 	free(buf);
+	ncpus = (size_t)is->ncpus;
+	cap = IRQSTAT_MAX_CPUS;
+	is->cpu_ids = irqstat_shrink(is->cpu_ids, &cap, ncpus,
+	    sizeof(*is->cpu_ids));
 	return r;
 }
 
@@ -282,7 +356,9 @@ irqstat_read(const char *procfs, struct irqstat *is, char *err,
 	int	 r, saved;
 
 	is->has = 0;
+	is->ncpus = 0;
 	is->nlines = 0;
+	is->counts_len = 0;
 	if ((fp = irqstat_open(procfs, "interrupts", err, errlen)) == NULL)
 		return -1;
 	r = irqstat_parse(fp, is, err, errlen);
@@ -292,122 +368,35 @@ irqstat_read(const char *procfs, struct irqstat *is, char *err,
 	return r;
 }
 
-/* Is the action name (len bytes) ifname or ifname plus '-', ':' or '@'? */
-static int
-irqstat_action_matches(const char *name, size_t len, const char *ifname)
-{
-	size_t	iflen = strlen(ifname);
-
-	if (iflen == 0 || len < iflen || strncmp(name, ifname, iflen) != 0)
-		return 0;
-	return len == iflen || name[iflen] == '-' || name[iflen] == ':' ||
-	    name[iflen] == '@';
-}
-
-static int
-irqstat_msi_cmp(const void *key, const void *elem)
-{
-	unsigned long	k = *(const unsigned long *)key;
-	unsigned	e = *(const unsigned *)elem;
-
-	return k < e ? -1 : k > e;
-}
-
-/* Is the line's number one of the sorted MSI vectors? */
-static int
-irqstat_msi_has(const unsigned *msi, size_t nmsi, const char *name)
-{
-	unsigned long	 n;
-	char		*end;
-
-	if (nmsi == 0 || !isdigit((unsigned char)name[0]))
-		return 0;
-	errno = 0;
-	n = strtoul(name, &end, 10);
-	return *end == '\0' && errno == 0 &&
-	    bsearch(&n, msi, nmsi, sizeof(*msi), irqstat_msi_cmp) != NULL;
-}
-
-int
-irqstat_line_matches(const struct irqstat_line *l, const char *ifname,
-    const unsigned *msi_irqs, size_t nmsi)
-{
-	const char	*p = l->actions;
-	size_t		 len;
-
-	if (irqstat_msi_has(msi_irqs, nmsi, l->name))
-		return 1;
-	if (ifname == NULL || *ifname == '\0')
-		return 0;
-	while (*p != '\0') {
-		while (*p == ',' || isblank((unsigned char)*p))
-			p++;
-		len = strcspn(p, ",");
-		while (len > 0 && isblank((unsigned char)p[len - 1]))
-			len--;
-		if (len > 0 && irqstat_action_matches(p, len, ifname))
-			return 1;
-		p += strcspn(p, ",");
-	}
-	return 0;
-}
-
+/*
+ * Lines and counts move down in place: a kept line's counts never start
+ * after where they were.  Then the arrays shrink: a snapshot keeps a few
+ * lines of a large parse for the length of a test.
+ */
 void
-irqstat_select(struct irqstat *is, const char *ifname,
-    const unsigned *msi_irqs, size_t nmsi)
+irqstat_retain(struct irqstat *is,
+    int (*keep)(const struct irqstat_line *, void *), void *arg)
 {
-	size_t	i, n = 0;
+	struct irqstat_line	*l;
+	size_t			 i, n = 0, pos = 0;
 
-	for (i = 0; i < is->nlines; i++)
-		if (irqstat_line_matches(&is->lines[i], ifname, msi_irqs,
-		    nmsi))
-			is->lines[n++] = is->lines[i];
-	is->nlines = n;
-}
-
-uint64_t
-irqstat_diff(const struct irqstat *before, const struct irqstat *after)
-{
-	const struct irqstat_line	*a, *b;
-	uint64_t			 sum = 0, d;
-	size_t				 i, j;
-
-	for (i = 0; i < after->nlines; i++) {
-		a = &after->lines[i];
-		d = a->total;
-		for (j = 0; j < before->nlines; j++) {
-			b = &before->lines[j];
-			if (strcmp(a->name, b->name) == 0) {
-				d = a->total > b->total ? a->total - b->total :
-				    0;
-				break;
-			}
-		}
-		sum = d > UINT64_MAX - sum ? UINT64_MAX : sum + d;
-	}
-	return sum;
-}
-
-void
-irqstat_names(const struct irqstat *is, char *buf, size_t len)
-{
-	size_t	i, pos = 0, need, more;
-
-	if (len == 0)
-		return;
-	buf[0] = '\0';
 	for (i = 0; i < is->nlines; i++) {
-		need = (pos > 0) + strlen(is->lines[i].name);
-		more = i + 1 < is->nlines ? 4 : 0;	/* room for ",..." */
-		if (pos + need + more >= len) {
-			if (pos + 4 < len)
-				snprintf(buf + pos, len - pos, "%s...",
-				    pos > 0 ? "," : "");
-			return;
+		l = &is->lines[i];
+		if (!keep(l, arg))
+			continue;
+		if (l->ncounts > 0 && is->counts != NULL) {
+			memmove(is->counts + pos, is->counts + l->first,
+			    (size_t)l->ncounts * sizeof(*is->counts));
+			l->first = pos;
+			pos += (size_t)l->ncounts;
 		}
-		pos += (size_t)snprintf(buf + pos, len - pos, "%s%s",
-		    pos > 0 ? "," : "", is->lines[i].name);
+		is->lines[n++] = *l;
 	}
+	is->nlines = n;
+	is->counts_len = pos;
+	is->lines = irqstat_shrink(is->lines, &is->cap, n, sizeof(*is->lines));
+	is->counts = irqstat_shrink(is->counts, &is->counts_cap, pos,
+	    sizeof(*is->counts));
 }
 
 /*

@@ -2,7 +2,8 @@
  * netif.c: the test interface as sysfs and getifaddrs() show it.
  *
  * This file owns SYSFS/class/net/IF/statistics, the device's msi_irqs
- * directory and the address-to-name lookup.  It does not parse /proc
+ * directory, what kind of interface it is (device link, type, uevent) and
+ * the address-to-name lookup.  It does not parse /proc
  * (irqstat.c does), keep samples or print.  Every interface name is
  * checked before it goes into a path, so "../" cannot walk out of the
  * sysfs root.
@@ -10,8 +11,10 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <net/if.h>
+#include <net/if_arp.h>
 #include <netinet/in.h>
 
 #include <ctype.h>
@@ -32,6 +35,9 @@ static int	netif_counter_read(const char *, uint64_t *, char *, size_t);
 static int	netif_is_virtio(const char *);
 static int	netif_irq_cmp(const void *, const void *);
 static int	netif_msi_dir(const char *, unsigned **, size_t *);
+static int	netif_exists(const char *, const char *, const char *, int);
+static void	netif_devtype_read(const char *, const char *,
+		    struct netif_kind *);
 static int	netif_same_addr(const struct sockaddr *,
 		    const struct sockaddr *);
 static int	netif_in_loopnet(const struct ifaddrs *,
@@ -231,6 +237,95 @@ netif_msi_irqs_read(const char *sysfs, const char *ifname, unsigned **irqs,
 	    strerror(saved));
 	errno = saved;
 	return -1;
+}
+
+int
+netif_uevent_parse(FILE *fp, char *devtype, size_t len)
+{
+	char		 line[256], *v;
+	size_t		 n, i;
+	int		 at_start = 1, start;
+
+	if (len == 0)
+		return -1;
+	devtype[0] = '\0';
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		start = at_start;	/* a long line's rest is no key */
+		n = strlen(line);
+		at_start = n > 0 && line[n - 1] == '\n';
+		if (!start || strncmp(line, "DEVTYPE=", 8) != 0)
+			continue;
+		v = line + 8;
+		if ((n = strcspn(v, "\n")) == 0 || n >= len ||
+		    (!at_start && !feof(fp)))
+			return -1;
+		for (i = 0; i < n; i++)
+			if (!isalnum((unsigned char)v[i]) && v[i] != '_' &&
+			    v[i] != '-' && v[i] != '.')
+				return -1;
+		memcpy(devtype, v, n);
+		devtype[n] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+/* Does SYSFS/class/net/IF/REST exist (as a directory when dir)? */
+static int
+netif_exists(const char *sysfs, const char *ifname, const char *rest,
+    int dir)
+{
+	struct stat	st;
+	char		path[NETIF_PATH_MAX], why[64];
+
+	return netif_path(path, sysfs, ifname, rest, why, sizeof(why)) == 0 &&
+	    stat(path, &st) == 0 && (!dir || S_ISDIR(st.st_mode));
+}
+
+static void
+netif_devtype_read(const char *sysfs, const char *ifname,
+    struct netif_kind *k)
+{
+	FILE	*fp;
+	char	 path[NETIF_PATH_MAX], why[64];
+
+	if (netif_path(path, sysfs, ifname, "uevent", why, sizeof(why)) ==
+	    -1 || (fp = fopen(path, "re")) == NULL)
+		return;
+	netif_uevent_parse(fp, k->devtype, sizeof(k->devtype));
+	fclose(fp);
+}
+
+/*
+ * IF/type is the ARPHRD_ number; without sysfs (2.4) or a type file, the
+ * kernel's loopback is still "lo".
+ */
+int
+netif_kind_read(const char *sysfs, const char *ifname, struct netif_kind *k,
+    char *err, size_t errlen)
+{
+	uint64_t	 type;
+	FILE		*fp;
+	char		 path[NETIF_PATH_MAX], why[64];
+
+	memset(k, 0, sizeof(*k));
+	if (netif_path(path, sysfs, ifname, "", err, errlen) == -1)
+		return -1;
+	k->loopback = strcmp(ifname, "lo") == 0;
+	if (!netif_exists(sysfs, ifname, "", 1)) {
+		snprintf(err, errlen, "%s: no such interface directory", path);
+		return -1;
+	}
+	k->has_dir = 1;
+	k->has_device = netif_exists(sysfs, ifname, "device", 0);
+	if (netif_path(path, sysfs, ifname, "type", why, sizeof(why)) == 0 &&
+	    (fp = fopen(path, "re")) != NULL) {
+		if (netif_counter_parse(fp, &type) == 0)
+			k->loopback = type == ARPHRD_LOOPBACK;
+		fclose(fp);
+	}
+	netif_devtype_read(sysfs, ifname, k);
+	return 0;
 }
 
 /* An IPv4-mapped IPv6 address ("::ffff:10.0.0.1") as plain IPv4. */

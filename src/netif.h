@@ -1,8 +1,8 @@
 /*
  * netif.h: one network interface as sysfs and getifaddrs() show it: its
- * packet and byte counters, the MSI vectors its device owns, and which
- * interface holds a local address.  Files are read under a sysfs root that
- * tests can move.
+ * packet and byte counters, the MSI vectors its device owns, what kind of
+ * interface it is, and which interface holds a local address.  Files are
+ * read under a sysfs root that tests can move.
  */
 #ifndef GB_NETIF_H
 #define GB_NETIF_H
@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #define NETIF_MAX_IRQS	65536	/* msi_irqs entries beyond are ignored */
+#define NETIF_DEVTYPE_LEN 16	/* "veth", "bridge", "tuntap", "wireguard" */
 
 struct netif_stats {
 	int		has;		/* all four counters were read */
@@ -22,6 +23,18 @@ struct netif_stats {
 	uint64_t	tx_packets;
 	uint64_t	rx_bytes;
 	uint64_t	tx_bytes;
+};
+
+/*
+ * What SYSFS/class/net/IF says the interface is.  A NIC on a bus (PCI,
+ * virtio, USB, platform) has a device link; a software interface (veth,
+ * bridge, tun, ifb, lo) has none, and so no interrupt line of its own.
+ */
+struct netif_kind {
+	int	has_dir;	/* SYSFS/class/net/IF exists */
+	int	has_device;	/* IF/device exists */
+	int	loopback;	/* IF/type is ARPHRD_LOOPBACK ("lo" if no type) */
+	char	devtype[NETIF_DEVTYPE_LEN];	/* DEVTYPE of IF/uevent, or "" */
 };
 
 /* Is this a name the kernel would accept (and safe in a path)? 1 or 0. */
@@ -43,6 +56,18 @@ int	netif_stats_read(const char *sysfs, const char *ifname,
  */
 int	netif_msi_irqs_read(const char *sysfs, const char *ifname,
 	    unsigned **irqs, size_t *nirqs, char *err, size_t errlen);
+/*
+ * The DEVTYPE= value of a uevent file ("DEVTYPE=veth\n") into devtype.
+ * 0, or -1 with devtype "" when there is none, or it is not a plain word
+ * of fewer than len bytes.
+ */
+int	netif_uevent_parse(FILE *, char *devtype, size_t len);
+/*
+ * SYSFS/class/net/IF, its device, type and uevent.  0, or -1 with a reason
+ * in err when there is no such directory (kind says what could be told).
+ */
+int	netif_kind_read(const char *sysfs, const char *ifname,
+	    struct netif_kind *, char *err, size_t errlen);
 /*
  * The interface in list that holds addr (AF_INET or AF_INET6, IPv4-mapped
  * IPv6 too).  A 127.0.0.0/8 address maps to the interface whose 127/8

@@ -29,7 +29,10 @@
 /* Options with no letter get values past any char. */
 enum {
 	OPT_RCVBUF = 256,
-	OPT_SNDBUF
+	OPT_SNDBUF,
+	OPT_CAPTURE,
+	OPT_FORCE_BUFS,
+	OPT_LINK_RATE
 };
 
 /* A leading ':' makes getopt report a missing value apart from '?'. */
@@ -38,7 +41,9 @@ static const char opts_short[] = ":146B:b:Df:hI:i:Jl:M:n:P:p:qrSsT:tVvw:";
 static const struct option opts_long[] = {
 	{ "bind",	required_argument,	NULL,	'B' },
 	{ "buffer",	required_argument,	NULL,	'b' },
+	{ "capture",	no_argument,		NULL,	OPT_CAPTURE },
 	{ "count",	required_argument,	NULL,	'n' },
+	{ "force-bufs",	no_argument,		NULL,	OPT_FORCE_BUFS },
 	{ "format",	required_argument,	NULL,	'f' },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "interface",	required_argument,	NULL,	'I' },
@@ -47,6 +52,7 @@ static const struct option opts_long[] = {
 	{ "ipv6",	no_argument,		NULL,	'6' },
 	{ "json",	no_argument,		NULL,	'J' },
 	{ "length",	required_argument,	NULL,	'l' },
+	{ "link-rate",	required_argument,	NULL,	OPT_LINK_RATE },
 	{ "mss",	required_argument,	NULL,	'M' },
 	{ "nodelay",	no_argument,		NULL,	'D' },
 	{ "once",	no_argument,		NULL,	'1' },
@@ -71,7 +77,8 @@ static const char opts_usage_text[] =
 "usage: gigebench -r | -S [-146Jqsv] [-B addr] [-f unit] [-I iface] [-p port]\n"
 "       gigebench -t | -r [-46DJqsv] [-B addr] [-b size] [-f unit] [-I iface]\n"
 "           [-i seconds] [-l size] [-M mss] [-n count] [-P streams] [-p port]\n"
-"           [-T seconds] [--rcvbuf size] [--sndbuf size] host\n"
+"           [-T seconds] [--capture] [--force-bufs] [--link-rate rate]\n"
+"           [--rcvbuf size] [--sndbuf size] host\n"
 "       gigebench -h | -V\n"
 "\n"
 "  -1, --once              listener: exit after one test\n"
@@ -99,6 +106,9 @@ static const char opts_usage_text[] =
 "  -V, --version           print the version and exit\n"
 "  -v, --verbose           more detail; -vv traces the protocol to stderr\n"
 "  -w, --window size       same as -b\n"
+"      --capture           count frames with libpcap on both ends (root)\n"
+"      --force-bufs        SO_SNDBUFFORCE/SO_RCVBUFFORCE past the caps (root)\n"
+"      --link-rate rate    link rate for the goodput figure, like 1g, 10g\n"
 "      --rcvbuf size       SO_RCVBUF only, 1K-1G (default: kernel's)\n"
 "      --sndbuf size       SO_SNDBUF only, 1K-1G (default: kernel's)\n"
 "\n"
@@ -316,6 +326,12 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case 'v':
 		o->verbose++;
 		break;
+	case OPT_CAPTURE:
+		o->params.capture = 1;
+		break;
+	case OPT_FORCE_BUFS:
+		o->params.force_bufs = 1;
+		break;
 	default:
 		return opts_value(o, st, ch, arg);
 	}
@@ -328,6 +344,7 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 {
 	struct gb_params	*p = &o->params;
 	uint64_t		 v;
+	char			 why[200];
 
 	switch (ch) {
 	case 'B':
@@ -385,6 +402,11 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		st->duration_arg = arg;
 		return opts_seconds(st, arg, GB_MIN_DURATION_MS,
 		    GB_MAX_DURATION_MS, "test duration", &p->duration_ms);
+	case OPT_LINK_RATE:
+		if (units_parse_rate_mbps(arg, 1, GB_MAX_LINK_MBPS,
+		    "link rate", &p->link_mbps, why, sizeof(why)) == -1)
+			return opts_error(st, "%s", why);
+		return OPTS_OK;
 	case OPT_RCVBUF:
 		return opts_size(st, arg, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF,
 		    "receive buffer size", &p->rcvbuf);

@@ -30,6 +30,7 @@ enum gb_direction {
 #define GB_MIN_INTERVAL_MS	100u
 #define GB_MAX_INTERVAL_MS	(3600u * 1000)
 #define GB_MAX_NBUF		(UINT64_C(1) << 40)
+#define GB_MAX_LINK_MBPS	(UINT64_C(10) * 1000 * 1000)	/* 10 Tbit/s */
 
 struct gb_params {
 	int		direction;	/* enum gb_direction */
@@ -42,6 +43,9 @@ struct gb_params {
 	uint32_t	mss;		/* -M: TCP_MAXSEG, 0 = default */
 	int		nodelay;	/* -D: TCP_NODELAY */
 	uint32_t	interval_ms;	/* -i: 0 = no interval reports */
+	int		force_bufs;	/* --force-bufs: SO_*BUFFORCE (root) */
+	int		capture;	/* --capture: libpcap on both ends */
+	uint64_t	link_mbps;	/* --link-rate: 0 = from the interface */
 };
 
 void	params_init(struct gb_params *);

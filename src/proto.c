@@ -236,10 +236,26 @@ get_string(const json_t *o, const char *key, char *out, size_t outlen,
 	return 0;
 }
 
+static int
+get_bool(const json_t *o, const char *key, int *out, char *err,
+    size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (v == NULL || !json_is_boolean(v)) {
+		snprintf(err, errlen, "member \"%s\" is %s", key,
+		    v == NULL ? "missing" : "not a boolean");
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
 static json_t *
 params_to_json(const struct gb_params *p)
 {
-	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I}",
+	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
+	    "s:b, s:b, s:I}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -249,7 +265,10 @@ params_to_json(const struct gb_params *p)
 	    "rcvbuf", (json_int_t)p->rcvbuf,
 	    "mss", (json_int_t)p->mss,
 	    "nodelay", p->nodelay,
-	    "interval_ms", (json_int_t)p->interval_ms);
+	    "interval_ms", (json_int_t)p->interval_ms,
+	    "force_bufs", p->force_bufs,
+	    "capture", p->capture,
+	    "link_mbps", (json_int_t)p->link_mbps);
 }
 
 /*
@@ -276,9 +295,9 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 		F(rcvbuf, 0, GB_MAX_SOCKBUF),
 		F(mss, 0, GB_MAX_MSS),
 		F(interval_ms, 0, GB_MAX_INTERVAL_MS),
+		F(link_mbps, 0, GB_MAX_LINK_MBPS),
 #undef F
 	};
-	const json_t *v;
 	uint64_t u;
 	uint32_t u32;
 	size_t i;
@@ -302,12 +321,10 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 			memcpy((char *)p + f[i].off, &u32, sizeof(u32));
 		}
 	}
-	v = json_object_get(o, "nodelay");
-	if (v == NULL || !json_is_boolean(v)) {
-		snprintf(err, errlen, "member \"nodelay\" is not a boolean");
+	if (get_bool(o, "nodelay", &p->nodelay, err, errlen) == -1 ||
+	    get_bool(o, "force_bufs", &p->force_bufs, err, errlen) == -1 ||
+	    get_bool(o, "capture", &p->capture, err, errlen) == -1)
 		return -1;
-	}
-	p->nodelay = json_is_true(v);
 	return proto_params_check(p, err, errlen);
 }
 

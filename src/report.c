@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capture.h"
+#include "context.h"
+#include "diag.h"
 #include "report.h"
 #include "units.h"
 
@@ -134,8 +137,12 @@ report_irq_part(FILE *fp, const struct gb_iface_figures *f)
 
 	if (f->irq_lines <= 0) {
 		/* veth, lo and tunnels raise no interrupt of their own. */
-		fputs(f->name[0] != '\0' ?
-		    "no irq lines (loopback/virtual)" : "no irq lines", fp);
+		if (f->irq_note[0] != '\0')
+			fprintf(fp, "no irq lines (%s)", f->irq_note);
+		else
+			fputs(f->name[0] != '\0' ?
+			    "no irq lines (loopback/virtual)" : "no irq lines",
+			    fp);
 		return;
 	}
 	fprintf(fp, "irq %s (%d line%s), %s interrupts", f->irq_list,
@@ -196,6 +203,50 @@ report_verbose_lines(FILE *fp, const struct gb_side *s, int is_tx)
 	    report_fmt_u64(b, sizeof(b), f->has_counters, f->tx_bytes));
 }
 
+/* -v: the context, each interrupt line, TCP segments vs packets. */
+static void
+report_detail_lines(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	const struct gb_iface_figures *f = &s->iface;
+	const struct gb_irq_line *l;
+	const struct gb_tcp *t = &s->tcp;
+	char a[REPORT_TOKLEN];
+	unsigned i;
+
+	if (s->context.has)
+		context_text(fp, &s->context, f->name, report_prefix(is_tx));
+	for (i = 0; i < f->nlines && i < GB_MAX_IRQ_LINES; i++) {
+		l = &f->lines[i];
+		fprintf(fp, "%s irq %s %s [%s]%s: %" PRIu64 " on cpu %s\n",
+		    report_prefix(is_tx), l->name, l->chip, l->actions,
+		    l->shared ? " shared" : "", l->count,
+		    l->cpus[0] != '\0' ? l->cpus : "none");
+	}
+	if (!t->has)
+		return;
+	fprintf(fp, "%s tcp segs out %" PRIu64 " (data %" PRIu64 ") in %"
+	    PRIu64 " (data %" PRIu64 "), advmss %" PRIu32 ", pmtu %" PRIu32
+	    ", irq/seg %s\n", report_prefix(is_tx), t->segs_out,
+	    t->data_segs_out, t->segs_in, t->data_segs_in, t->advmss,
+	    t->pmtu, report_fmt_real(a, sizeof(a), f->has_irq_per_segment, 3,
+	    f->irq_per_segment));
+	if (t->has_limited && t->busy_us > 0)
+		fprintf(fp, "%s tcp busy %.3f s: limited by rwnd %.1f%%, by "
+		    "sndbuf %.1f%%\n", report_prefix(is_tx), t->busy_us / 1e6,
+		    100.0 * (double)t->rwnd_limited_us / (double)t->busy_us,
+		    100.0 * (double)t->sndbuf_limited_us / (double)t->busy_us);
+}
+
+static void
+report_warning_lines(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nwarnings && i < GB_MAX_WARNINGS; i++)
+		fprintf(fp, "%s warning: %s\n", report_prefix(is_tx),
+		    s->warnings[i]);
+}
+
 static void
 report_side(FILE *fp, const struct gb_result *r, int is_tx,
     const struct report_style *st)
@@ -214,8 +265,13 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	report_cpu_line(fp, s, is_tx);
 	report_iface_line(fp, s, is_tx);
 	report_tcp_line(fp, s, is_tx);
-	if (st->verbose >= 1)
+	if (st->verbose >= 1) {
 		report_verbose_lines(fp, s, is_tx);
+		report_detail_lines(fp, s, is_tx);
+	}
+	if (s->capture.has)
+		capture_text(fp, &s->capture, report_prefix(is_tx));
+	report_warning_lines(fp, s, is_tx);
 }
 
 void
@@ -225,6 +281,7 @@ report_text(FILE *fp, const struct gb_result *r,
 	if (!st->quiet) {
 		report_side(fp, r, 1, st);
 		report_side(fp, r, 0, st);
+		diag_text(fp, r);
 	}
 	report_summary_line(fp, r, st->unit);
 }

@@ -22,25 +22,10 @@
 #include <jansson.h>
 
 #include "report.h"
-
-/* What a member must hold; WANT_ANY lets the first of a group decide. */
-#define REPORT_WANT_NULL	0
-#define REPORT_WANT_VALUE	1
-#define REPORT_WANT_ANY		(-1)
-
-struct report_in {
-	const char	*obj;		/* enclosing member, "" at the top */
-	const char	*leader;	/* "obj.key" that a group follows */
-	char		*err;
-	size_t		 errlen;
-};
-
-static int	report_in_fail(const struct report_in *, const char *,
-		    const char *, ...)
-		    __attribute__((__format__(__printf__, 3, 4)));
+#include "report_in.h"
 
 /* Write "host_cpu.busy_pct is not a number" into the caller's buffer. */
-static int
+int
 report_in_fail(const struct report_in *in, const char *key, const char *fmt,
     ...)
 {
@@ -56,7 +41,7 @@ report_in_fail(const struct report_in *in, const char *key, const char *fmt,
 }
 
 /* -1 on error, 0 for a null, 1 for a value in *v. */
-static int
+int
 report_in_member(const struct report_in *in, const json_t *o,
     const char *key, int want, const json_t **v)
 {
@@ -76,7 +61,7 @@ report_in_member(const struct report_in *in, const json_t *o,
 	return 1;
 }
 
-static int
+int
 report_in_uint(const struct report_in *in, const json_t *o, const char *key,
     uint64_t max, int want, uint64_t *out)
 {
@@ -99,7 +84,7 @@ report_in_uint(const struct report_in *in, const json_t *o, const char *key,
 	return 1;
 }
 
-static int
+int
 report_in_u32(const struct report_in *in, const json_t *o, const char *key,
     int want, uint32_t *out)
 {
@@ -111,7 +96,7 @@ report_in_u32(const struct report_in *in, const json_t *o, const char *key,
 	return rc;
 }
 
-static int
+int
 report_in_int(const struct report_in *in, const json_t *o, const char *key,
     int want, int *out)
 {
@@ -124,7 +109,7 @@ report_in_int(const struct report_in *in, const json_t *o, const char *key,
 }
 
 /* A real may be written as an integer by another encoder: accept both. */
-static int
+int
 report_in_real(const struct report_in *in, const json_t *o, const char *key,
     int want, double *out)
 {
@@ -145,7 +130,7 @@ report_in_real(const struct report_in *in, const json_t *o, const char *key,
 	return 1;
 }
 
-static int
+int
 report_in_string(const struct report_in *in, const json_t *o,
     const char *key, int want, char *buf, size_t len)
 {
@@ -168,7 +153,7 @@ report_in_string(const struct report_in *in, const json_t *o,
 }
 
 /* Find top-level member key as an object; following names are in it. */
-static int
+int
 report_in_object(struct report_in *in, const json_t *top, const char *key,
     int want, const json_t **o)
 {
@@ -374,7 +359,8 @@ report_side_from_json(const json_t *j, struct gb_side *s, char *err,
 	    report_in_softirq(&in, j, &s->iface) == -1 ||
 	    report_in_sockbuf(&in, j, "sndbuf", &s->sndbuf) == -1 ||
 	    report_in_sockbuf(&in, j, "rcvbuf", &s->rcvbuf) == -1 ||
-	    report_in_tcp(&in, j, &s->tcp) == -1) {
+	    report_in_tcp(&in, j, &s->tcp) == -1 ||
+	    report_in_details(&in, j, s) == -1) {
 		memset(s, 0, sizeof(*s));
 		return -1;
 	}

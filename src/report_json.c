@@ -14,7 +14,9 @@
 
 #include <jansson.h>
 
+#include "diag.h"
 #include "report.h"
+#include "report_detail.h"
 
 /* jansson's json_int_t is long long where the compiler has it. */
 #if JSON_INTEGER_IS_LONG_LONG
@@ -22,6 +24,8 @@
 #else
 #define REPORT_JINT_MAX	LONG_MAX
 #endif
+
+static json_t	*report_side_core_json(const struct gb_side *);
 
 /*
  * JSON integers are signed 64-bit in jansson.  Counter deltas never reach
@@ -103,6 +107,19 @@ report_tcp_json(const struct gb_tcp *t)
 json_t *
 report_side_json(const struct gb_side *s)
 {
+	json_t *o;
+
+	if ((o = report_side_core_json(s)) != NULL &&
+	    report_side_details(o, s) == -1) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
+report_side_core_json(const struct gb_side *s)
+{
 	const struct gb_iface_figures *f = &s->iface;
 	int c = f->has_counters;
 
@@ -132,7 +149,8 @@ report_side_json(const struct gb_side *s)
 json_t *
 report_params_json(const struct gb_params *p)
 {
-	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f}",
+	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
+	    " s:b, s:b, s:o}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", report_jint(p->nbuf),
@@ -140,7 +158,10 @@ report_params_json(const struct gb_params *p)
 	    "streams", (json_int_t)p->streams,
 	    "sndbuf", (json_int_t)p->sndbuf, "rcvbuf", (json_int_t)p->rcvbuf,
 	    "mss", (json_int_t)p->mss, "nodelay", p->nodelay != 0,
-	    "interval_s", p->interval_ms / 1000.0);
+	    "interval_s", p->interval_ms / 1000.0,
+	    "force_bufs", p->force_bufs != 0, "capture", p->capture != 0,
+	    "link_mbps", report_uint_or_null(p->link_mbps != 0,
+	    p->link_mbps));
 }
 
 static json_t *
@@ -156,14 +177,15 @@ report_result_json(const struct gb_result *r)
 	const struct gb_side *d = r->receiver.has || !r->sender.has ?
 	    &r->receiver : &r->sender;
 
-	return json_pack("{s:I, s:f, s:f, s:f, s:o, s:o, s:o, s:s, s:i}",
+	return json_pack("{s:I, s:f, s:f, s:f, s:o, s:o, s:o, s:s, s:i, s:o}",
 	    "bytes", report_jint(d->bytes), "seconds", d->seconds,
 	    "mbps", d->mbps, "megabytes", result_megabytes(d->bytes),
 	    "sender", report_side_or_null(&r->sender),
 	    "receiver", report_side_or_null(&r->receiver),
 	    "tcp", r->sender.has ? report_tcp_json(&r->sender.tcp) :
 	    json_null(),
-	    "peer", r->peer, "port", (int)r->port);
+	    "peer", r->peer, "port", (int)r->port,
+	    "diagnosis", diag_json(r));
 }
 
 static json_t *

@@ -40,6 +40,23 @@ struct gb_host_cpu {
 	int	max_cpu;	/* its number */
 };
 
+#define GB_MAX_IRQ_LINES	16	/* lines reported per interface */
+#define GB_CPULIST_LEN		64	/* "0,2-3", truncated with "..." */
+#define GB_MAX_WARNINGS		8
+#define GB_WARNING_LEN		192
+#define GB_MAX_FINDINGS		16
+#define GB_HIST_BINS		10	/* see capture.h for the bounds */
+
+/* One /proc/interrupts line of the test interface, over the test. */
+struct gb_irq_line {
+	char		name[16];	/* "41", "130" */
+	char		chip[48];	/* "OpenPIC   Level", "IR-PCI-MSI 524288-edge" */
+	char		actions[96];	/* "uhci_hcd:usb3, eth3" */
+	int		shared;		/* actions name another device too */
+	uint64_t	count;		/* delta, summed over CPUs */
+	char		cpus[GB_CPULIST_LEN]; /* CPUs it landed on: "0,2-3" */
+};
+
 /* The test interface and its counters (deltas over the test). */
 struct gb_iface_figures {
 	char		name[GB_IFNAME_LEN];	/* "" when not found */
@@ -57,6 +74,11 @@ struct gb_iface_figures {
 	int		has_softirq;
 	uint64_t	net_rx_softirqs;	/* NET_RX summed over CPUs */
 	uint64_t	net_tx_softirqs;
+	unsigned	nlines;			/* <= GB_MAX_IRQ_LINES */
+	struct gb_irq_line lines[GB_MAX_IRQ_LINES];
+	char		irq_note[96];		/* why there are no lines */
+	int		has_irq_per_segment;
+	double		irq_per_segment;	/* interrupts / data segments */
 };
 
 /* TCP_INFO of the data sockets, read just before they close. */
@@ -67,6 +89,59 @@ struct gb_tcp {
 	uint32_t	rttvar_us;
 	uint32_t	cwnd;		/* tcpi_snd_cwnd (segments), summed */
 	uint32_t	mss;		/* tcpi_snd_mss of stream 0 */
+	uint32_t	advmss;		/* tcpi_advmss of stream 0 */
+	uint32_t	pmtu;		/* tcpi_pmtu of stream 0 */
+	uint64_t	segs_out;	/* tcpi_segs_out, summed */
+	uint64_t	segs_in;
+	uint64_t	data_segs_out;
+	uint64_t	data_segs_in;
+	int		has_limited;	/* the kernel has the fields below */
+	uint64_t	busy_us;	/* tcpi_busy_time, summed */
+	uint64_t	rwnd_limited_us;	/* tcpi_rwnd_limited */
+	uint64_t	sndbuf_limited_us;	/* tcpi_sndbuf_limited */
+	uint32_t	snd_wnd;	/* tcpi_snd_wnd (peer's window), stream 0 */
+};
+
+/*
+ * Context that makes numbers comparable, read on each end.  Integers are
+ * -1 and strings "" where a value is unavailable; note says why.
+ */
+struct gb_context {
+	int		has;
+	char		kernel[64];	/* uname release */
+	char		cpu_model[96];
+	int		ncpus;		/* online CPUs */
+	char		driver[32];	/* ETHTOOL_GDRVINFO */
+	char		driver_version[32];
+	char		bus[48];	/* bus_info: "0000:03:00.0" */
+	int64_t		speed_mbps;	/* link speed, -1 unknown */
+	char		duplex[8];	/* "full", "half", "" */
+	int64_t		mtu;
+	/* Offloads: 1 on, 0 off, -1 unknown. */
+	int		rx_checksum, tx_checksum, tso, gso, gro, lro;
+	/* Interrupt coalescing; -1 when the driver does not say. */
+	int64_t		rx_usecs, rx_frames, tx_usecs, tx_frames;
+	int		adaptive_rx, adaptive_tx;
+	/* Rings: current and maximum, -1 unknown. */
+	int64_t		rx_ring, tx_ring, rx_ring_max, tx_ring_max;
+	/* Buffer caps and congestion control. */
+	int64_t		rmem_max, wmem_max;
+	char		tcp_rmem[48];	/* "4096 131072 6291456" */
+	char		tcp_wmem[48];
+	char		congestion[16];	/* of the data sockets */
+	char		note[160];	/* what was unavailable and why */
+};
+
+/* libpcap capture of the test's own flows (--capture). */
+struct gb_capture {
+	int		has;
+	uint64_t	frames_rx, frames_tx;
+	uint64_t	bytes_rx, bytes_tx;	/* frame bytes on the wire */
+	uint64_t	hist_rx[GB_HIST_BINS];	/* frame sizes */
+	uint64_t	hist_tx[GB_HIST_BINS];
+	uint32_t	max_frame_rx, max_frame_tx;
+	uint64_t	drops;			/* pcap_stats ps_drop + ps_ifdrop */
+	char		note[128];		/* why it is missing */
 };
 
 struct gb_sockbuf {
@@ -87,6 +162,17 @@ struct gb_side {
 	struct gb_tcp		tcp;
 	struct gb_sockbuf	sndbuf;
 	struct gb_sockbuf	rcvbuf;
+	struct gb_context	context;
+	struct gb_capture	capture;
+	unsigned		nwarnings;	/* knobs that did not take */
+	char			warnings[GB_MAX_WARNINGS][GB_WARNING_LEN];
+};
+
+/* One diagnosis finding, with the numbers behind it in its text. */
+struct gb_finding {
+	char	code[24];	/* "cpu_bound", "window_limited", ... */
+	char	side[12];	/* "sender", "receiver", "both", "path" */
+	char	text[224];
 };
 
 struct gb_interval {
@@ -102,6 +188,8 @@ struct gb_result {
 	int			local_is_sender;	/* which side printed this */
 	struct gb_side		sender;
 	struct gb_side		receiver;
+	unsigned		nfindings;	/* diag.c, from both sides */
+	struct gb_finding	findings[GB_MAX_FINDINGS];
 	unsigned		nintervals;
 	struct gb_interval	intervals[GB_MAX_INTERVALS];
 };

@@ -22,6 +22,7 @@
 #include <event2/event.h>
 
 #include "ctl.h"
+#include "diag.h"
 #include "report.h"
 #include "server.h"
 #include "sock.h"
@@ -165,6 +166,7 @@ session_finish(struct session *ss)
 		free(m);
 	}
 	s->tests++;
+	diag_run(ss->result);
 	if (s->cfg->report_cb != NULL)
 		s->cfg->report_cb(ss->result, s->cfg->arg);
 	session_end(ss);
@@ -261,6 +263,7 @@ session_start(struct session *ss)
 	struct xfer_config xc = {
 		.params = &ss->p, .is_tx = ss->is_tx, .fds = ss->fds,
 		.roots = s->cfg->roots, .ifname = s->cfg->opts->iface,
+		.port = s->cfg->opts->port,
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = ss,
 	};
 	struct proto_msg m;

@@ -234,11 +234,16 @@ int
 sock_apply(int fd, const struct gb_params *p, int is_tx, char *err,
     size_t errlen)
 {
-	if (is_tx && p->sndbuf != 0 && setopt_int(fd, SOL_SOCKET, SO_SNDBUF,
-	    (int)p->sndbuf, "SO_SNDBUF", err, errlen) == -1)
+	/* The FORCE variants ignore the *mem_max caps; they need root. */
+	if (is_tx && p->sndbuf != 0 && setopt_int(fd, SOL_SOCKET,
+	    p->force_bufs ? SO_SNDBUFFORCE : SO_SNDBUF, (int)p->sndbuf,
+	    p->force_bufs ? "SO_SNDBUFFORCE (--force-bufs needs root)" :
+	    "SO_SNDBUF", err, errlen) == -1)
 		return -1;
-	if (!is_tx && p->rcvbuf != 0 && setopt_int(fd, SOL_SOCKET, SO_RCVBUF,
-	    (int)p->rcvbuf, "SO_RCVBUF", err, errlen) == -1)
+	if (!is_tx && p->rcvbuf != 0 && setopt_int(fd, SOL_SOCKET,
+	    p->force_bufs ? SO_RCVBUFFORCE : SO_RCVBUF, (int)p->rcvbuf,
+	    p->force_bufs ? "SO_RCVBUFFORCE (--force-bufs needs root)" :
+	    "SO_RCVBUF", err, errlen) == -1)
 		return -1;
 	if (p->mss != 0 && setopt_int(fd, IPPROTO_TCP, TCP_MAXSEG,
 	    (int)p->mss, "TCP_MAXSEG", err, errlen) == -1)

@@ -1,15 +1,23 @@
 /*
  * tcpinfo.c: the Linux TCP_INFO reader.  The kernel reports tcpi_rtt and
- * tcpi_rttvar in microseconds and tcpi_snd_cwnd in segments; the names of
- * struct tcpinfo_sample say so, so no caller has to remember it.
+ * tcpi_rttvar in microseconds, tcpi_snd_cwnd in segments and the limited
+ * times in microseconds; the names of struct tcpinfo_sample say so, so no
+ * caller has to remember it.  <linux/tcp.h> rather than glibc's
+ * <netinet/tcp.h>: only the former has the 4.x fields (segments, busy and
+ * limited times, snd_wnd).  An older kernel fills a shorter struct, and the
+ * returned length says which fields are real.
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <linux/tcp.h>
 
+#include <stddef.h>
 #include <string.h>
 
 #include "tcpinfo.h"
+
+#define HAS_FIELD(len, f) \
+	((len) >= offsetof(struct tcp_info, f) + sizeof(((struct tcp_info *)0)->f))
 
 int
 tcpinfo_read(int fd, struct tcpinfo_sample *s)
@@ -27,6 +35,20 @@ tcpinfo_read(int fd, struct tcpinfo_sample *s)
 	s->rttvar_us = ti.tcpi_rttvar;
 	s->snd_cwnd = ti.tcpi_snd_cwnd;
 	s->snd_mss = ti.tcpi_snd_mss;
+	s->advmss = ti.tcpi_advmss;
+	s->pmtu = ti.tcpi_pmtu;
+	s->segs_out = ti.tcpi_segs_out;
+	s->segs_in = ti.tcpi_segs_in;
+	s->data_segs_out = ti.tcpi_data_segs_out;
+	s->data_segs_in = ti.tcpi_data_segs_in;
+	if (HAS_FIELD(len, tcpi_sndbuf_limited)) {
+		s->has_limited = 1;
+		s->busy_us = ti.tcpi_busy_time;
+		s->rwnd_limited_us = ti.tcpi_rwnd_limited;
+		s->sndbuf_limited_us = ti.tcpi_sndbuf_limited;
+	}
+	if (HAS_FIELD(len, tcpi_snd_wnd))
+		s->snd_wnd = ti.tcpi_snd_wnd;
 	return 0;
 }
 
@@ -34,23 +56,38 @@ void
 tcpinfo_sum(const struct tcpinfo_sample *s, unsigned n, struct gb_tcp *t)
 {
 	uint64_t rtt = 0, rttvar = 0;
-	unsigned i, ok = 0;
+	unsigned i, ok = 0, limited = 0;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < n; i++) {
 		if (!s[i].ok)
 			continue;
-		if (ok == 0)
+		if (ok == 0) {
 			t->mss = s[i].snd_mss;
+			t->advmss = s[i].advmss;
+			t->pmtu = s[i].pmtu;
+			t->snd_wnd = s[i].snd_wnd;
+		}
 		ok++;
 		t->retransmits += s[i].total_retrans;
 		t->cwnd += s[i].snd_cwnd;
+		t->segs_out += s[i].segs_out;
+		t->segs_in += s[i].segs_in;
+		t->data_segs_out += s[i].data_segs_out;
+		t->data_segs_in += s[i].data_segs_in;
 		rtt += s[i].rtt_us;
 		rttvar += s[i].rttvar_us;
+		if (s[i].has_limited) {
+			limited++;
+			t->busy_us += s[i].busy_us;
+			t->rwnd_limited_us += s[i].rwnd_limited_us;
+			t->sndbuf_limited_us += s[i].sndbuf_limited_us;
+		}
 	}
 	if (ok == 0)
 		return;
 	t->has = 1;
+	t->has_limited = limited == ok;
 	t->rtt_us = (uint32_t)(rtt / ok);
 	t->rttvar_us = (uint32_t)(rttvar / ok);
 }

@@ -16,10 +16,19 @@ struct tcpinfo_sample {
 	uint32_t	rttvar_us;
 	uint32_t	snd_cwnd;	/* segments */
 	uint32_t	snd_mss;	/* bytes */
+	uint32_t	advmss;		/* bytes we advertised */
+	uint32_t	pmtu;		/* path MTU, bytes */
+	uint32_t	snd_wnd;	/* peer's window, bytes (0: too old) */
+	uint32_t	segs_out, segs_in, data_segs_out, data_segs_in;
+	int		has_limited;	/* kernel 4.10+: the times below */
+	uint64_t	busy_us, rwnd_limited_us, sndbuf_limited_us;
 };
 
 int	tcpinfo_read(int fd, struct tcpinfo_sample *);
-/* retransmits and cwnd summed, rtt averaged, mss of the first stream. */
+/*
+ * Retransmits, cwnd, segments and limited times summed, rtt averaged,
+ * mss/advmss/pmtu/snd_wnd of the first stream.
+ */
 void	tcpinfo_sum(const struct tcpinfo_sample *, unsigned n, struct gb_tcp *);
 
 #endif /* GB_TCPINFO_H */

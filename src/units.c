@@ -13,6 +13,7 @@
  * never prints, never exits and keeps no state.
  */
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -333,4 +334,53 @@ units_rate(double bits_per_s, char letter, const char **label)
 	if (rate_units[m].bytes)
 		return bits_per_s / 8 / rate_units[m].divisor;
 	return bits_per_s / rate_units[m].divisor;
+}
+
+/*
+ * A link rate, "1g", "2500m", "10G", "100" (bare: Mbit/s), into Mbit/s.
+ * Rates are bits and 1000-based, as link speeds are quoted.
+ */
+int
+units_parse_rate_mbps(const char *s, uint64_t min, uint64_t max,
+    const char *what, uint64_t *out, char *err, size_t errlen)
+{
+	const char	*p = s;
+	uint64_t	 v, mult = 1;
+	unsigned	 n;
+
+	if (*s == '\0') {
+		units_error(err, errlen, what, s, "is empty");
+		return -1;
+	}
+	if (units_scan_digits(&p, &v, &n) == UNITS_INVALID ||
+	    (p[0] != '\0' && p[1] != '\0')) {
+		units_error(err, errlen, what, s,
+		    "is not a rate (like 100m, 1g, 10g; bare: Mbit/s)");
+		return -1;
+	}
+	switch (*p) {
+	case '\0':
+	case 'm':
+	case 'M':
+		break;
+	case 'g':
+	case 'G':
+		mult = 1000;
+		break;
+	case 't':
+	case 'T':
+		mult = 1000 * 1000;
+		break;
+	default:
+		units_error(err, errlen, what, s,
+		    "is not a rate (like 100m, 1g, 10g; bare: Mbit/s)");
+		return -1;
+	}
+	if (v > max / mult || v * mult < min) {
+		units_error(err, errlen, what, s, "is out of range "
+		    "(%" PRIu64 "m-%" PRIu64 "m)", min, max);
+		return -1;
+	}
+	*out = v * mult;
+	return 0;
 }

@@ -22,6 +22,10 @@ int		 units_parse_seconds(const char *s, uint32_t min_ms,
 /* Parse a decimal integer within [min, max]. */
 int		 units_parse_uint(const char *s, uint64_t min, uint64_t max,
 		    const char *what, uint64_t *out, char *err, size_t errlen);
+/* Parse a link rate "1g", "2500m", "100" (Mbit/s) into Mbit/s. */
+int		 units_parse_rate_mbps(const char *s, uint64_t min,
+		    uint64_t max, const char *what, uint64_t *out,
+		    char *err, size_t errlen);
 /* Format bytes as "64K"/"1M"/"1000" when exact, for messages. */
 const char	*units_format_size(uint64_t bytes, char *buf, size_t len);
 /* Is c one of ttcp's -f letters: k m g K M G? */

@@ -24,6 +24,9 @@
 
 #include <event2/event.h>
 
+#include "capture.h"
+#include "context.h"
+#include "knobs.h"
 #include "sock.h"
 #include "tcpinfo.h"
 #include "xfer.h"
@@ -66,6 +69,10 @@ struct xfer {
 	struct hoststat		*before;
 	struct hoststat		*after;
 	struct gb_sockbuf	 sndbuf, rcvbuf;
+	struct gb_context	 context;
+	struct capture		*capture;
+	struct gb_capture	 cap;
+	char			 capture_err[GB_ERR_LEN];
 	uint64_t		 iv_bytes;
 	double			 iv_start_s;
 	unsigned		 niv;
@@ -249,6 +256,10 @@ on_done(evutil_socket_t fd, short what, void *arg)
 		if (ts_diff(&x->end, &x->s[i].end) > 0)
 			x->end = x->s[i].end;
 	x->after = hoststat_take(x->roots, x->ifname, err, sizeof(err));
+	if (x->capture != NULL) {
+		capture_stop(x->capture, &x->cap);
+		x->capture = NULL;
+	}
 	event_del(x->stop_ev);
 	event_del(x->deadline_ev);
 	if (x->iv_ev != NULL) {
@@ -326,6 +337,24 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 	return 0;
 }
 
+/* A capture that cannot start is a warning, not a failed test. */
+static void
+xfer_capture_start(struct xfer *x, int fd, uint16_t port)
+{
+	struct sockaddr_storage local, peer;
+	socklen_t llen = sizeof(local), plen = sizeof(peer);
+
+	if (getsockname(fd, (struct sockaddr *)&local, &llen) == -1 ||
+	    getpeername(fd, (struct sockaddr *)&peer, &plen) == -1) {
+		snprintf(x->capture_err, sizeof(x->capture_err),
+		    "cannot read the data connection's addresses");
+		return;
+	}
+	x->capture = capture_start(x->ifname, (struct sockaddr *)&local,
+	    (struct sockaddr *)&peer, port, x->capture_err,
+	    sizeof(x->capture_err));
+}
+
 struct xfer *
 xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
     size_t errlen)
@@ -354,6 +383,9 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 		hoststat_ifname_for_addr((struct sockaddr *)&ss, x->ifname,
 		    sizeof(x->ifname));
 	sock_bufs(c->fds[0], &x->p, x->is_tx, &x->sndbuf, &x->rcvbuf);
+	context_read(x->roots, x->ifname, c->fds[0], &x->context, err, errlen);
+	if (x->p.capture)
+		xfer_capture_start(x, c->fds[0], c->port);
 	if (xfer_events(x, err, errlen) == -1)
 		goto fail;
 	x->before = hoststat_take(x->roots, x->ifname, err, errlen);
@@ -381,6 +413,24 @@ xfer_abort(struct xfer *x, const char *why)
 	for (i = 0; i < x->n; i++)
 		if (x->s[i].x != NULL)	/* handed over by xfer_streams */
 			shutdown(x->s[i].fd, SHUT_RDWR);
+}
+
+/*
+ * Interrupts per TCP data segment next to per interface packet: with
+ * GSO/GRO one interface "packet" may carry many segments, so the two
+ * ratios differ by the offload batching.
+ */
+static void
+xfer_per_segment(struct gb_side *side, int is_tx)
+{
+	struct gb_iface_figures *f = &side->iface;
+	uint64_t segs = is_tx ? side->tcp.data_segs_out :
+	    side->tcp.data_segs_in;
+
+	if (f->has_interrupts && side->tcp.has && segs > 0) {
+		f->has_irq_per_segment = 1;
+		f->irq_per_segment = (double)f->interrupts / (double)segs;
+	}
 }
 
 int
@@ -419,9 +469,15 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 	free(ti);
 	side->sndbuf = x->sndbuf;
 	side->rcvbuf = x->rcvbuf;
+	side->context = x->context;
+	side->capture = x->cap;
 	if (x->before != NULL && x->after != NULL)
 		hoststat_diff(x->before, x->after, x->is_tx, &side->host_cpu,
 		    &side->iface, &side->cpu, &wall);
+	xfer_per_segment(side, x->is_tx);
+	knobs_check(&x->p, x->is_tx, side);
+	if (x->capture_err[0] != '\0')
+		knobs_warn(side, "--capture: %s", x->capture_err);
 	if (r != NULL && x->iv != NULL) {
 		r->nintervals = x->niv;
 		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));
@@ -451,6 +507,8 @@ xfer_free(struct xfer *x)
 		event_free(x->deadline_ev);
 	if (x->iv_ev != NULL)
 		event_free(x->iv_ev);
+	if (x->capture != NULL)
+		capture_stop(x->capture, &x->cap);
 	hoststat_free(x->before);
 	hoststat_free(x->after);
 	free(x->iv);

@@ -23,6 +23,7 @@ struct xfer_config {
 	int			*fds;		/* params->streams, owned now */
 	const struct hoststat_roots *roots;
 	const char		*ifname;	/* -I, or NULL: from fds[0] */
+	uint16_t		 port;		/* the listener's, for --capture */
 	/* Called from the event loop when every stream has ended. */
 	void			(*done_cb)(void *);
 	/* Called from the event loop for each -i interval. */

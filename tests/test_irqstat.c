@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "irqline.h"
 #include "irqstat.h"
 
 #define FIX	"tests/fixtures/"
@@ -84,10 +85,10 @@ delta(const char *before, const char *after, const char *ifname,
 
 	parse_file(before, &b);
 	parse_file(after, &a);
-	irqstat_select(&b, ifname, msi, nmsi);
-	irqstat_select(&a, ifname, msi, nmsi);
-	*d = irqstat_diff(&b, &a);
-	irqstat_names(&a, names, len);
+	irqline_select(&b, ifname, msi, nmsi);
+	irqline_select(&a, ifname, msi, nmsi);
+	*d = irqline_diff(&b, &a);
+	irqline_names(&a, names, len);
 	n = a.nlines;
 	irqstat_free(&b);
 	irqstat_free(&a);
@@ -146,9 +147,9 @@ test_seed_gmac_receiver(void **state)
 	    " 41:        264   OpenPIC   Level     eth0\n", &b), 0);
 	assert_int_equal(parse_str("           CPU0       \n"
 	    " 41:    1157318   OpenPIC   Level     eth0\n", &a), 0);
-	irqstat_select(&b, "eth0", NULL, 0);
-	irqstat_select(&a, "eth0", NULL, 0);
-	assert_true(irqstat_diff(&b, &a) == 1157054);
+	irqline_select(&b, "eth0", NULL, 0);
+	irqline_select(&a, "eth0", NULL, 0);
+	assert_true(irqline_diff(&b, &a) == 1157054);
 	irqstat_free(&b);
 	irqstat_free(&a);
 }
@@ -180,6 +181,44 @@ test_layout_2008(void **state)
 }
 
 /*
+ * The header names online CPUs only: column j is CPU cpu_ids[j].  Every
+ * line keeps its per-CPU counts, fewer when the line has fewer columns.
+ */
+static void
+test_cpu_columns(void **state)
+{
+	struct irqstat			 is;
+	const struct irqstat_line	*l;
+
+	(void)state;
+	irqstat_init(&is);
+	assert_int_equal(parse_str("       CPU0       CPU2       CPU5\n"
+	    " 41:  7  8  9  X  eth0\n"
+	    "ERR:  3\n", &is), 0);
+	assert_int_equal(is.ncpus, 3);
+	assert_int_equal(is.cpu_ids[0], 0);
+	assert_int_equal(is.cpu_ids[1], 2);
+	assert_int_equal(is.cpu_ids[2], 5);
+	l = find(&is, "41");
+	assert_int_equal(l->ncounts, 3);
+	assert_true(is.counts[l->first] == 7);
+	assert_true(is.counts[l->first + 2] == 9);
+	l = find(&is, "ERR");
+	assert_int_equal(l->ncounts, 1);
+	assert_true(is.counts[l->first] == 3);
+	assert_true(is.counts_len == 4);
+	/* a CPU number no kernel prints: not a header */
+	assert_int_equal(parse_str("  CPU0  CPU99999999999\n"
+	    " 41: 1 2 X eth0\n", &is), -1);
+	assert_int_equal(is.ncpus, 0);
+	assert_true(is.counts_len == 0);
+	/* and the struct is reusable after a failure */
+	assert_int_equal(parse_str("  CPU3\n 41: 1 X eth0\n", &is), 0);
+	assert_int_equal(is.cpu_ids[0], 3);
+	irqstat_free(&is);
+}
+
+/*
  * 2.4 sparc prints no chip column, and a line may have fewer counts than
  * the header has CPUs: the action is still the text after two blanks.
  */
@@ -198,10 +237,10 @@ test_layout_no_chip(void **state)
 	assert_int_equal(l->ncounts, 1);
 	assert_string_equal(l->chip, "");
 	assert_string_equal(l->actions, "eth0");
-	assert_true(irqstat_line_matches(l, "eth0", NULL, 0));
+	assert_true(irqline_matches(l, "eth0", NULL, 0));
 	l = find(&is, "6");
 	assert_string_equal(l->actions, "esp, eth1");
-	assert_true(irqstat_line_matches(l, "eth1", NULL, 0));
+	assert_true(irqline_matches(l, "eth1", NULL, 0));
 	irqstat_free(&is);
 }
 
@@ -302,7 +341,7 @@ matches(const char *actions, const char *ifname)
 	memset(&l, 0, sizeof(l));
 	snprintf(l.name, sizeof(l.name), "41");
 	snprintf(l.actions, sizeof(l.actions), "%s", actions);
-	return irqstat_line_matches(&l, ifname, NULL, 0);
+	return irqline_matches(&l, ifname, NULL, 0);
 }
 
 static void
@@ -330,11 +369,11 @@ test_action_names(void **state)
 	assert_false(matches("eth0", NULL));
 	memset(&l, 0, sizeof(l));
 	snprintf(l.name, sizeof(l.name), "41");
-	assert_true(irqstat_line_matches(&l, NULL, msi, 3));
+	assert_true(irqline_matches(&l, NULL, msi, 3));
 	snprintf(l.name, sizeof(l.name), "42");
-	assert_false(irqstat_line_matches(&l, NULL, msi, 3));
+	assert_false(irqline_matches(&l, NULL, msi, 3));
 	snprintf(l.name, sizeof(l.name), "NMI");
-	assert_false(irqstat_line_matches(&l, NULL, msi, 3));
+	assert_false(irqline_matches(&l, NULL, msi, 3));
 }
 
 /* A line new in after counts from 0; one that went down counts 0. */
@@ -353,7 +392,7 @@ test_diff_rules(void **state)
 	    " 40:  150  150  X  eth0-rx-0\n"
 	    " 41:    1    1  X  eth0-tx-0\n"
 	    " 42:    7    0  X  eth0-tx-1\n", &a), 0);
-	assert_true(irqstat_diff(&b, &a) == 100 + 0 + 7);
+	assert_true(irqline_diff(&b, &a) == 100 + 0 + 7);
 	irqstat_free(&b);
 	irqstat_free(&a);
 }
@@ -372,16 +411,16 @@ test_names_truncated(void **state)
 	for (i = 0; i < is.nlines; i++)
 		snprintf(is.lines[i].name, sizeof(is.lines[i].name), "%zu",
 		    1000 + i);
-	irqstat_names(&is, names, sizeof(names));
+	irqline_names(&is, names, sizeof(names));
 	assert_true(strlen(names) < sizeof(names));
 	assert_int_equal(strncmp(names, "1000,1001,", 10), 0);
 	assert_string_equal(names + strlen(names) - 4, ",...");
-	irqstat_names(&is, small, sizeof(small));
+	irqline_names(&is, small, sizeof(small));
 	assert_string_equal(small, "1000,...");
 	is.nlines = 2;
-	irqstat_names(&is, small, 10);
+	irqline_names(&is, small, 10);
 	assert_string_equal(small, "1000,1001");
-	irqstat_names(&is, small, 9);
+	irqline_names(&is, small, 9);
 	assert_string_equal(small, "1000,...");
 	irqstat_free(&is);
 }
@@ -523,7 +562,7 @@ test_read_real(void **state)
 	assert_int_equal(irqstat_read("/proc", &is, err, sizeof(err)), 0);
 	assert_true(is.ncpus >= 1);
 	assert_true(is.nlines > 0);
-	irqstat_select(&is, "lo", NULL, 0);
+	irqline_select(&is, "lo", NULL, 0);
 	assert_int_equal(is.nlines, 0);
 	irqstat_free(&is);
 	assert_int_equal(irqstat_read(FIX "no-such-root", &is, err,
@@ -544,6 +583,7 @@ main(void)
 		cmocka_unit_test(test_seed_gmac),
 		cmocka_unit_test(test_seed_gmac_receiver),
 		cmocka_unit_test(test_layout_2008),
+		cmocka_unit_test(test_cpu_columns),
 		cmocka_unit_test(test_layout_no_chip),
 		cmocka_unit_test(test_shared_legacy),
 		cmocka_unit_test(test_multiqueue),

@@ -1,7 +1,8 @@
 /*
- * test_netif.c: sysfs counters and MSI vectors from fixture trees in
- * tests/fixtures/ (run from the top directory), and the address-to-name
- * lookup against a hand-made getifaddrs() list and this host's own.
+ * test_netif.c: sysfs counters, MSI vectors and the kind of interface
+ * from fixture trees in tests/fixtures/ (run from the top directory), and
+ * the address-to-name lookup against a hand-made getifaddrs() list and
+ * this host's own.
  */
 
 #include <sys/socket.h>
@@ -149,6 +150,92 @@ test_msi_irqs(void **state)
 	assert_int_equal(netif_msi_irqs_read(FIX "host-mq-before/sys", "a/b",
 	    &irqs, &n, err, sizeof(err)), -1);
 	assert_int_equal(errno, EINVAL);
+}
+
+static const char *
+uevent(const char *s, char *devtype, size_t len)
+{
+	FILE	*fp;
+	int	 r;
+
+	fp = *s == '\0' ? fopen("/dev/null", "re") :
+	    fmemopen((void *)(uintptr_t)s, strlen(s), "r");
+	assert_non_null(fp);
+	memset(devtype, 'x', len);
+	r = netif_uevent_parse(fp, devtype, len);
+	fclose(fp);
+	assert_int_equal(r == 0, *devtype != '\0');
+	return devtype;
+}
+
+static void
+test_uevent_parse(void **state)
+{
+	char	dt[NETIF_DEVTYPE_LEN], line[400];
+
+	(void)state;
+	assert_string_equal(uevent("DEVTYPE=veth\nINTERFACE=gb-va\n", dt,
+	    sizeof(dt)), "veth");
+	assert_string_equal(uevent("INTERFACE=br0\nIFINDEX=6\n"
+	    "DEVTYPE=bridge\n", dt, sizeof(dt)), "bridge");
+	assert_string_equal(uevent("DEVTYPE=wlan", dt, sizeof(dt)), "wlan");
+	assert_string_equal(uevent("INTERFACE=ifb0\nIFINDEX=3\n", dt,
+	    sizeof(dt)), "");
+	assert_string_equal(uevent("", dt, sizeof(dt)), "");
+	assert_string_equal(uevent("DEVTYPE=\n", dt, sizeof(dt)), "");
+	assert_string_equal(uevent("DEVTYPE=a b\n", dt, sizeof(dt)), "");
+	assert_string_equal(uevent("DEVTYPE=../x\n", dt, sizeof(dt)), "");
+	assert_string_equal(uevent("DEVTYPE=0123456789abcdef\n", dt,
+	    sizeof(dt)), "");				/* 16: too long */
+	assert_string_equal(uevent("DEVTYPE=0123456789abcde\n", dt,
+	    sizeof(dt)), "0123456789abcde");
+	assert_string_equal(uevent(" DEVTYPE=veth\n", dt, sizeof(dt)), "");
+	/* the rest of a long line is not the start of one */
+	snprintf(line, sizeof(line), "X=%0*dDEVTYPE=veth\n", 253, 0);
+	assert_string_equal(uevent(line, dt, sizeof(dt)), "");
+	snprintf(line, sizeof(line), "X=%0*d\nDEVTYPE=veth\n", 300, 0);
+	assert_string_equal(uevent(line, dt, sizeof(dt)), "veth");
+	assert_int_equal(netif_uevent_parse(NULL, dt, 0), -1);
+}
+
+static void
+expect_kind(const char *sysfs, const char *ifname, int r, int has_device,
+    int loopback, const char *devtype)
+{
+	struct netif_kind	k;
+	char			err[256];
+
+	memset(&k, 0xa5, sizeof(k));
+	assert_int_equal(netif_kind_read(sysfs, ifname, &k, err,
+	    sizeof(err)), r);
+	assert_int_equal(k.has_dir, r == 0);
+	assert_int_equal(k.has_device, has_device);
+	assert_int_equal(k.loopback, loopback);
+	assert_string_equal(k.devtype, devtype);
+}
+
+static void
+test_kind_read(void **state)
+{
+	(void)state;
+	expect_kind(FIX "host-virtio-after/sys", "eth0", 0, 1, 0, "");
+	expect_kind(FIX "host-virtio-after/sys", "enx001122334455", 0, 1, 0,
+	    "");
+	expect_kind(FIX "host-virtio-after/sys", "lo", 0, 0, 1, "");
+	expect_kind(FIX "host-virtio-after/sys", "gb-va", 0, 0, 0, "veth");
+	expect_kind(FIX "host-virtio-after/sys", "br0", 0, 0, 0, "bridge");
+	expect_kind(FIX "host-virtio-after/sys", "tun0", 0, 0, 0, "tuntap");
+	expect_kind(FIX "host-virtio-after/sys", "ifb0", 0, 0, 0, "");
+	expect_kind(FIX "host-legacy-after/sys", "eth3", 0, 1, 0, "");
+	expect_kind(FIX "sys-virtio", "eth0", 0, 1, 0, "");
+	/* no type file: "lo" by its name */
+	expect_kind(FIX "host-mq-after/sys", "lo", 0, 0, 1, "");
+	expect_kind(FIX "host-mq-after/sys", "veth0", 0, 0, 0, "veth");
+	expect_kind(FIX "host-mq-after/sys", "eth9", -1, 0, 0, "");
+	expect_kind(FIX "no-such-root", "lo", -1, 0, 1, "");
+	expect_kind(FIX "host-mq-after/sys", "../..", -1, 0, 0, "");
+	/* this host: lo by its type, 772 */
+	expect_kind("/sys", "lo", 0, 0, 1, "");
 }
 
 /* A hand-made getifaddrs() list. */
@@ -302,6 +389,8 @@ main(void)
 		cmocka_unit_test(test_counter_parse),
 		cmocka_unit_test(test_stats_read),
 		cmocka_unit_test(test_msi_irqs),
+		cmocka_unit_test(test_uevent_parse),
+		cmocka_unit_test(test_kind_read),
 		cmocka_unit_test(test_name_in_list),
 		cmocka_unit_test(test_name_for_addr_real),
 	};

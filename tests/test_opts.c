@@ -32,7 +32,8 @@
 enum field {
 	F_ROLE, F_DIRECTION, F_PORT, F_ONCE, F_FAMILY, F_UNIT, F_VERBOSE,
 	F_QUIET, F_JSON, F_BUFLEN, F_NBUF, F_DURATION, F_STREAMS, F_SNDBUF,
-	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL
+	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL, F_CAPTURE, F_FORCE_BUFS,
+	F_LINK_MBPS
 };
 
 struct good_case {
@@ -73,6 +74,16 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--sndbuf", "2M" }, F_RCVBUF, 0 },
 	{ { "-t", "h", "--rcvbuf", "3M" }, F_RCVBUF, 3 * M },
 	{ { "-t", "h", "--rcvbuf", "3M" }, F_SNDBUF, 0 },
+	{ { "-t", "h" }, F_CAPTURE, 0 },
+	{ { "-t", "h", "--capture" }, F_CAPTURE, 1 },
+	{ { "-t", "h" }, F_FORCE_BUFS, 0 },
+	{ { "-t", "h", "--force-bufs" }, F_FORCE_BUFS, 1 },
+	{ { "-t", "h" }, F_LINK_MBPS, 0 },
+	{ { "-t", "h", "--link-rate", "1g" }, F_LINK_MBPS, 1000 },
+	{ { "-t", "h", "--link-rate", "2500m" }, F_LINK_MBPS, 2500 },
+	{ { "-t", "h", "--link-rate", "100" }, F_LINK_MBPS, 100 },
+	{ { "-t", "h", "--link-rate=10G" }, F_LINK_MBPS, 10000 },
+	{ { "-t", "h", "--link-rate", "10t" }, F_LINK_MBPS, 10000000 },
 	{ { "-t", "h", "-b", "1M", "--sndbuf", "2M" }, F_SNDBUF, 2 * M },
 	{ { "-t", "h", "-b", "1M", "--sndbuf", "2M" }, F_RCVBUF, 1 * M },
 	{ { "-t", "h", "--sndbuf", "2M", "-b", "1M" }, F_SNDBUF, 1 * M },
@@ -182,6 +193,15 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "--rcvbuf", "512" }, "--rcvbuf", "512",
 	    "--rcvbuf: receive buffer size is too small (min 1K): 512" },
 	{ { "-t", "h", "--rcvbuf", "2G" }, "--rcvbuf", "2G", NULL },
+	{ { "-t", "h", "--link-rate", "0" }, "--link-rate", "0", NULL },
+	{ { "-t", "h", "--link-rate", "11t" }, "--link-rate", "11t", NULL },
+	{ { "-t", "h", "--link-rate", "1.5g" }, "--link-rate", "1.5g", NULL },
+	{ { "-t", "h", "--link-rate", "1gb" }, "--link-rate", "1gb", NULL },
+	{ { "-t", "h", "--link-rate", "-1g" }, "--link-rate", "-1g", NULL },
+	{ { "-t", "h", "--link-rate", "99999999999999999999" }, "--link-rate",
+	    "99999999999999999999", NULL },
+	{ { "-t", "h", "--link-rate=" }, "--link-rate", "\"\"", NULL },
+	{ { "-t", "h", "--capture=1" }, "--capture", "1", NULL },
 	{ { "-t", "h", "--rcvbuf", "x" }, "--rcvbuf", "x", NULL },
 	{ { "-t", "h", "--rcvbuf=" }, "--rcvbuf", "\"\"", NULL },
 	/* -f */
@@ -407,6 +427,9 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_MSS:		return p->mss;
 	case F_NODELAY:		return (uint64_t)p->nodelay;
 	case F_INTERVAL:	return p->interval_ms;
+	case F_CAPTURE:		return (uint64_t)p->capture;
+	case F_FORCE_BUFS:	return (uint64_t)p->force_bufs;
+	case F_LINK_MBPS:	return p->link_mbps;
 	}
 	return UINT64_MAX;
 }
@@ -572,7 +595,8 @@ value_for(const char *argname)
 	} values[] = {
 		{ "addr", "127.0.0.1" }, { "count", "5" }, { "iface", "lo" },
 		{ "mss", "1000" }, { "port", "5001" }, { "seconds", "1" },
-		{ "size", "64K" }, { "streams", "2" }, { "unit", "g" },
+		{ "rate", "1g" }, { "size", "64K" }, { "streams", "2" },
+		{ "unit", "g" },
 	};
 	size_t	i;
 

@@ -91,6 +91,9 @@ test_roundtrip_hello(void **state)
 	in.params.mss = 1400;
 	in.params.nodelay = 1;
 	in.params.interval_ms = 1000;
+	in.params.force_bufs = 1;
+	in.params.capture = 1;
+	in.params.link_mbps = 1000;
 	roundtrip(&in, &out);
 	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
 	assert_string_not_equal(out.version, "");
@@ -287,7 +290,8 @@ struct bad_body {
 };
 
 #define P_OK "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000," \
-	"\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,\"interval_ms\":0"
+	"\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,\"interval_ms\":0," \
+	"\"link_mbps\":0"
 
 static const struct bad_body bad_bodies[] = {
 	{ PROTO_HELLO, "", "not a JSON object" },
@@ -302,39 +306,45 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK "}}", "nodelay" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":2,"
-	    P_OK ",\"nodelay\":false}}", "direction" },
+	    P_OK ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "direction" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":\"131072\",\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"nodelay\":false}}", "buflen" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":0,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"nodelay\":false}}", "buflen" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":-1,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"nodelay\":false}}", "nbuf" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "nbuf" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":129,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"nodelay\":false}}", "streams" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "streams" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":1.5e9,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"nodelay\":false}}", "duration_ms" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "duration_ms" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":10,"
-	    "\"interval_ms\":0,\"nodelay\":false}}", "mss" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "mss" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":20000,\"nodelay\":false}}", "interval" },
+	    "\"interval_ms\":20000,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "interval" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":18446744073709551615,\"rcvbuf\":0,"
-	    "\"mss\":0,\"interval_ms\":0,\"nodelay\":false}}", "" },
+	    "\"mss\":0,\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "" },
+	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	    P_OK ",\"nodelay\":false}}", "force_bufs" },
+	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	    P_OK ",\"nodelay\":false,\"force_bufs\":0}}", "force_bufs" },
+	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	    P_OK ",\"nodelay\":false,\"force_bufs\":false}}", "capture" },
 	{ PROTO_ACCEPT, "{}", "token" },
 	{ PROTO_ACCEPT, "{\"token\":\"xyz\"}", "token" },
 	{ PROTO_ACCEPT, "{\"token\":\"" TOKEN "0\"}", "token" },

@@ -553,7 +553,17 @@ test_json_params(void **state)
 	assert_true(json_is_true(json_object_get(j, "nodelay")));
 	assert_int_equal(json_integer_value(json_object_get(j, "mss")), 536);
 	assert_int_equal(json_integer_value(json_object_get(j, "rcvbuf")), 0);
-	assert_int_equal(json_object_size(j), 10);
+	assert_true(json_is_false(json_object_get(j, "force_bufs")));
+	assert_true(json_is_false(json_object_get(j, "capture")));
+	assert_true(json_is_null(json_object_get(j, "link_mbps")));
+	assert_int_equal(json_object_size(j), 13);
+	json_decref(j);
+	p.link_mbps = 1000;
+	p.capture = 1;
+	assert_non_null(j = report_params_json(&p));
+	assert_int_equal(json_integer_value(json_object_get(j, "link_mbps")),
+	    1000);
+	assert_true(json_is_true(json_object_get(j, "capture")));
 	json_decref(j);
 }
 

@@ -1,0 +1,111 @@
+/*
+ * report_detail.c: the JSON members that explain a side's figures (TCP
+ * segments and limited times, each interrupt line, warnings, the context,
+ * the capture), added to the object report_side_json() builds.  Formats
+ * only; report_in_detail.c is its inverse.
+ */
+#include <jansson.h>
+
+#include "capture.h"
+#include "context.h"
+#include "report.h"
+#include "report_detail.h"
+
+static json_t *
+jint(uint64_t v)
+{
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static int
+tcp_details(json_t *tcp, const struct gb_tcp *t)
+{
+	int l = t->has_limited, rc;
+	json_t *x;
+
+	if (!json_is_object(tcp))
+		return 0;	/* null: no TCP figures */
+	x = json_pack("{s:I, s:I, s:I, s:o, s:o,"
+	    " s:o, s:o, s:o, s:o, s:o}",
+	    "advmss", (json_int_t)t->advmss, "pmtu", (json_int_t)t->pmtu,
+	    "snd_wnd", (json_int_t)t->snd_wnd,
+	    "segs_out", jint(t->segs_out), "segs_in", jint(t->segs_in),
+	    "data_segs_out", jint(t->data_segs_out),
+	    "data_segs_in", jint(t->data_segs_in),
+	    "busy_us", l ? jint(t->busy_us) : json_null(),
+	    "rwnd_limited_us", l ? jint(t->rwnd_limited_us) : json_null(),
+	    "sndbuf_limited_us", l ? jint(t->sndbuf_limited_us) :
+	    json_null());
+	if (x == NULL)
+		return -1;
+	rc = json_object_update(tcp, x);
+	json_decref(x);
+	return rc;
+}
+
+static json_t *
+irq_lines(const struct gb_iface_figures *f)
+{
+	const struct gb_irq_line *l;
+	json_t *a;
+	unsigned i;
+
+	if ((a = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < f->nlines && i < GB_MAX_IRQ_LINES; i++) {
+		l = &f->lines[i];
+		if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:b,"
+		    " s:o, s:s}", "name", l->name, "chip", l->chip,
+		    "actions", l->actions, "shared", l->shared != 0,
+		    "count", jint(l->count), "cpus", l->cpus)) == -1) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *
+warnings(const struct gb_side *s)
+{
+	json_t *a;
+	unsigned i;
+
+	if ((a = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < s->nwarnings && i < GB_MAX_WARNINGS; i++)
+		if (json_array_append_new(a, json_string(s->warnings[i])) ==
+		    -1) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* json_object_update() does not steal; this does. */
+static int
+set_new(json_t *o, const char *key, json_t *v)
+{
+	return v == NULL ? -1 : json_object_set_new(o, key, v);
+}
+
+int
+report_side_details(json_t *o, const struct gb_side *s)
+{
+	const struct gb_iface_figures *f = &s->iface;
+	json_t *iface = json_object_get(o, "interface");
+
+	if (tcp_details(json_object_get(o, "tcp"), &s->tcp) == -1 ||
+	    iface == NULL ||
+	    set_new(iface, "lines", irq_lines(f)) == -1 ||
+	    set_new(iface, "note", f->irq_note[0] != '\0' ?
+	    json_string(f->irq_note) : json_null()) == -1 ||
+	    set_new(o, "irq_per_segment", f->has_irq_per_segment ?
+	    json_real(f->irq_per_segment) : json_null()) == -1 ||
+	    set_new(o, "warnings", warnings(s)) == -1 ||
+	    set_new(o, "context", s->context.has ? context_json(&s->context) :
+	    json_null()) == -1 ||
+	    set_new(o, "capture", capture_json(&s->capture)) == -1)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,176 @@
+/*
+ * report_in_detail.c: decoding of the side members that explain a result
+ * (TCP segments and limited times, each interrupt line, warnings, the
+ * host and interface context, the capture), with the same distrust as
+ * report_in.c: every member typed, ranged and sized before it is copied.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "capture.h"
+#include "context.h"
+#include "report_in.h"
+
+static int
+tcp_details(struct report_in *in, const json_t *j, struct gb_tcp *t)
+{
+	const json_t *o;
+	int y = REPORT_WANT_VALUE, l;
+
+	if (!t->has)
+		return 0;
+	if (report_in_object(in, j, "tcp", y, &o) == -1 ||
+	    report_in_u32(in, o, "advmss", y, &t->advmss) == -1 ||
+	    report_in_u32(in, o, "pmtu", y, &t->pmtu) == -1 ||
+	    report_in_u32(in, o, "snd_wnd", y, &t->snd_wnd) == -1 ||
+	    report_in_uint(in, o, "segs_out", UINT64_MAX, y,
+	    &t->segs_out) == -1 ||
+	    report_in_uint(in, o, "segs_in", UINT64_MAX, y,
+	    &t->segs_in) == -1 ||
+	    report_in_uint(in, o, "data_segs_out", UINT64_MAX, y,
+	    &t->data_segs_out) == -1 ||
+	    report_in_uint(in, o, "data_segs_in", UINT64_MAX, y,
+	    &t->data_segs_in) == -1 ||
+	    (l = report_in_uint(in, o, "busy_us", UINT64_MAX,
+	    REPORT_WANT_ANY, &t->busy_us)) == -1)
+		return -1;
+	in->leader = "tcp.busy_us";
+	if (report_in_uint(in, o, "rwnd_limited_us", UINT64_MAX, l,
+	    &t->rwnd_limited_us) == -1 ||
+	    report_in_uint(in, o, "sndbuf_limited_us", UINT64_MAX, l,
+	    &t->sndbuf_limited_us) == -1)
+		return -1;
+	t->has_limited = l;
+	return 0;
+}
+
+static int
+irq_line(struct report_in *in, const json_t *o, struct gb_irq_line *l)
+{
+	const json_t *v;
+	int y = REPORT_WANT_VALUE;
+
+	if (!json_is_object(o))
+		return report_in_fail(in, "lines", "holds a non-object");
+	if (report_in_string(in, o, "name", y, l->name,
+	    sizeof(l->name)) == -1 ||
+	    report_in_string(in, o, "chip", y, l->chip,
+	    sizeof(l->chip)) == -1 ||
+	    report_in_string(in, o, "actions", y, l->actions,
+	    sizeof(l->actions)) == -1 ||
+	    report_in_uint(in, o, "count", UINT64_MAX, y, &l->count) == -1 ||
+	    report_in_string(in, o, "cpus", y, l->cpus,
+	    sizeof(l->cpus)) == -1 ||
+	    report_in_member(in, o, "shared", y, &v) == -1)
+		return -1;
+	if (!json_is_boolean(v))
+		return report_in_fail(in, "shared", "is not a boolean");
+	l->shared = json_is_true(v);
+	return 0;
+}
+
+static int
+iface_details(struct report_in *in, const json_t *j,
+    struct gb_iface_figures *f)
+{
+	const json_t *o, *a;
+	size_t i;
+
+	if (report_in_object(in, j, "interface", REPORT_WANT_VALUE, &o) == -1 ||
+	    report_in_string(in, o, "note", REPORT_WANT_ANY, f->irq_note,
+	    sizeof(f->irq_note)) == -1 ||
+	    report_in_member(in, o, "lines", REPORT_WANT_VALUE, &a) == -1)
+		return -1;
+	if (!json_is_array(a))
+		return report_in_fail(in, "lines", "is not an array");
+	if (json_array_size(a) > GB_MAX_IRQ_LINES)
+		return report_in_fail(in, "lines", "has over %d entries",
+		    GB_MAX_IRQ_LINES);
+	in->obj = "interface.lines";
+	for (i = 0; i < json_array_size(a); i++)
+		if (irq_line(in, json_array_get(a, i), &f->lines[i]) == -1)
+			return -1;
+	f->nlines = (unsigned)json_array_size(a);
+	in->obj = "";
+	f->has_irq_per_segment = report_in_real(in, j, "irq_per_segment",
+	    REPORT_WANT_ANY, &f->irq_per_segment);
+	return f->has_irq_per_segment == -1 ? -1 : 0;
+}
+
+static int
+warnings(struct report_in *in, const json_t *j, struct gb_side *s)
+{
+	const json_t *a, *v;
+	size_t i, n;
+
+	in->obj = "";
+	if (report_in_member(in, j, "warnings", REPORT_WANT_VALUE, &a) == -1)
+		return -1;
+	if (!json_is_array(a) || json_array_size(a) > GB_MAX_WARNINGS)
+		return report_in_fail(in, "warnings", "is not an array of at "
+		    "most %d strings", GB_MAX_WARNINGS);
+	for (i = 0; i < json_array_size(a); i++) {
+		v = json_array_get(a, i);
+		if (!json_is_string(v) || (n = json_string_length(v)) >=
+		    GB_WARNING_LEN || memchr(json_string_value(v), '\0', n))
+			return report_in_fail(in, "warnings", "holds a "
+			    "non-string, or one too long");
+		memcpy(s->warnings[i], json_string_value(v), n + 1);
+	}
+	s->nwarnings = (unsigned)json_array_size(a);
+	return 0;
+}
+
+/* context and capture: null, or an object their own module decodes. */
+static int
+module_member(struct report_in *in, const json_t *j, const char *key,
+    int (*decode)(const json_t *, void *, char *, size_t), void *out)
+{
+	const json_t *o;
+	char sub[GB_ERR_LEN];
+	int rc;
+
+	in->obj = "";
+	if ((rc = report_in_member(in, j, key, REPORT_WANT_ANY, &o)) != 1)
+		return rc;
+	/* The module's message already names "key.member". */
+	if (decode(o, out, sub, sizeof(sub)) == -1) {
+		snprintf(in->err, in->errlen, "%s", sub);
+		return -1;
+	}
+	return 1;
+}
+
+static int
+decode_context(const json_t *o, void *out, char *err, size_t errlen)
+{
+	return context_from_json(o, out, err, errlen);
+}
+
+static int
+decode_capture(const json_t *o, void *out, char *err, size_t errlen)
+{
+	return capture_from_json(o, out, err, errlen);
+}
+
+int
+report_in_details(struct report_in *in, const json_t *j, struct gb_side *s)
+{
+	int rc;
+
+	if (tcp_details(in, j, &s->tcp) == -1 ||
+	    iface_details(in, j, &s->iface) == -1 ||
+	    warnings(in, j, s) == -1)
+		return -1;
+	if ((rc = module_member(in, j, "context", decode_context,
+	    &s->context)) == -1)
+		return -1;
+	s->context.has = rc;
+	if ((rc = module_member(in, j, "capture", decode_capture,
+	    &s->capture)) == -1)
+		return -1;
+	s->capture.has = rc;
+	return 0;
+}

@@ -1,0 +1,175 @@
+/*
+ * test_knobs.c: warnings for settings that did not take: a socket buffer
+ * capped at rmem_max/wmem_max (with the sysctl to raise), an MSS the
+ * connection did not use, a path MTU below the interface MTU, and no
+ * warning when everything took.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "knobs.h"
+
+static void
+side_init(struct gb_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->has = 1;
+	s->context.has = 1;
+	s->context.rmem_max = 212992;
+	s->context.wmem_max = 212992;
+	s->context.mtu = 1500;
+	s->tcp.has = 1;
+	s->tcp.mss = 1448;
+	s->tcp.advmss = 1448;
+	s->tcp.pmtu = 1500;
+}
+
+static void
+test_rcvbuf_capped(void **state)
+{
+	struct gb_params p;
+	struct gb_side s;
+
+	(void)state;
+	params_init(&p);
+	p.rcvbuf = 768 * 1024;
+	side_init(&s);
+	s.rcvbuf.requested = 768 * 1024;
+	s.rcvbuf.actual = 425984;	/* 2 x 212992 */
+	knobs_check(&p, 0, &s);
+	assert_int_equal(s.nwarnings, 1);
+	assert_non_null(strstr(s.warnings[0], "SO_RCVBUF: asked 768K, got "
+	    "416K"));
+	assert_non_null(strstr(s.warnings[0], "net.core.rmem_max"));
+	assert_non_null(strstr(s.warnings[0], "--force-bufs"));
+}
+
+static void
+test_sndbuf_capped(void **state)
+{
+	struct gb_params p;
+	struct gb_side s;
+
+	(void)state;
+	params_init(&p);
+	p.sndbuf = 4 * 1024 * 1024;
+	side_init(&s);
+	s.sndbuf.requested = p.sndbuf;
+	s.sndbuf.actual = 425984;
+	knobs_check(&p, 1, &s);
+	assert_int_equal(s.nwarnings, 1);
+	assert_non_null(strstr(s.warnings[0], "SO_SNDBUF: asked 4M"));
+	assert_non_null(strstr(s.warnings[0], "net.core.wmem_max"));
+}
+
+/* Linux doubles what it was given: 2 x the request means it took. */
+static void
+test_buffers_took(void **state)
+{
+	struct gb_params p;
+	struct gb_side s;
+
+	(void)state;
+	params_init(&p);
+	p.sndbuf = p.rcvbuf = 64 * 1024;
+	side_init(&s);
+	s.sndbuf.requested = s.rcvbuf.requested = 64 * 1024;
+	s.sndbuf.actual = s.rcvbuf.actual = 128 * 1024;
+	knobs_check(&p, 1, &s);
+	knobs_check(&p, 0, &s);
+	assert_int_equal(s.nwarnings, 0);
+	/* Nothing asked: nothing to warn about, whatever the kernel set. */
+	params_init(&p);
+	side_init(&s);
+	s.sndbuf.actual = 16384;
+	knobs_check(&p, 1, &s);
+	assert_int_equal(s.nwarnings, 0);
+}
+
+static void
+test_mss(void **state)
+{
+	struct gb_params p;
+	struct gb_side s;
+
+	(void)state;
+	params_init(&p);
+	p.mss = 1000;
+	side_init(&s);
+	s.tcp.mss = 988;	/* 1000 less the timestamp option: took */
+	knobs_check(&p, 1, &s);
+	assert_int_equal(s.nwarnings, 0);
+	s.tcp.mss = 1448;
+	knobs_check(&p, 1, &s);
+	assert_int_equal(s.nwarnings, 1);
+	assert_non_null(strstr(s.warnings[0], "TCP_MAXSEG: asked 1000, the "
+	    "connection sends 1448-byte segments"));
+	side_init(&s);
+	s.tcp.advmss = 1460;
+	knobs_check(&p, 0, &s);
+	assert_int_equal(s.nwarnings, 1);
+	assert_non_null(strstr(s.warnings[0], "advertises 1460"));
+}
+
+static void
+test_pmtu(void **state)
+{
+	struct gb_params p;
+	struct gb_side s;
+
+	(void)state;
+	params_init(&p);
+	side_init(&s);
+	s.context.mtu = 9000;
+	s.tcp.pmtu = 1500;
+	knobs_check(&p, 1, &s);
+	assert_int_equal(s.nwarnings, 1);
+	assert_non_null(strstr(s.warnings[0], "path MTU 1500 is below the "
+	    "interface MTU 9000"));
+	/* lo: MTU 65536, but an IP packet stops at 65535. */
+	side_init(&s);
+	s.context.mtu = 65536;
+	s.tcp.pmtu = 65535;
+	knobs_check(&p, 1, &s);
+	assert_int_equal(s.nwarnings, 0);
+	/* Unknown context or TCP: no guesses. */
+	side_init(&s);
+	s.context.has = 0;
+	s.tcp.pmtu = 576;
+	knobs_check(&p, 1, &s);
+	assert_int_equal(s.nwarnings, 0);
+}
+
+static void
+test_warn_cap(void **state)
+{
+	struct gb_side s;
+	int i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	for (i = 0; i < GB_MAX_WARNINGS + 5; i++)
+		knobs_warn(&s, "warning %d %s", i, "x");
+	assert_int_equal(s.nwarnings, GB_MAX_WARNINGS);
+	assert_string_equal(s.warnings[GB_MAX_WARNINGS - 1], "warning 7 x");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rcvbuf_capped),
+		cmocka_unit_test(test_sndbuf_capped),
+		cmocka_unit_test(test_buffers_took),
+		cmocka_unit_test(test_mss),
+		cmocka_unit_test(test_pmtu),
+		cmocka_unit_test(test_warn_cap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
