@@ -77,7 +77,7 @@ man_opts()
 {
 	grep '^\.It Fl ' "$man" | awk '{ for (i = 2; i <= NF; i++)
 	    if ($(i - 1) == "Fl") print $i }' |
-	    sed -e 's/^\\-/-/' -e 's/^/-/' | sort -u
+	    sed -e 's/\\-/-/g' -e 's/^/-/' | sort -u
 }
 
 # compare WHAT A B: pass when the files are equal, else show the diff.
