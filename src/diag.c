@@ -259,7 +259,7 @@ diag_squeeze(char *dst, size_t len, const char *src, size_t srclen)
 
 /*
  * Is the action (len bytes) the interface itself?  The same rule as
- * irqstat.c: "eth0", "eth0-TxRx-0", "eth0:lsc", "eth0@pci".
+ * irqline.c: "eth0", "eth0-TxRx-0", "eth0:lsc", "eth0@pci".
  */
 static int
 diag_action_is(const char *action, size_t len, const char *ifname)

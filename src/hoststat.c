@@ -202,8 +202,8 @@ hoststat_diff_lines(const struct hoststat *b, const struct hoststat *a,
 	f->interrupts = irqline_diff(&b->irq, &a->irq);
 	if ((n = irqline_report(&b->irq, &a->irq, a->ifname, f->lines,
 	    GB_MAX_IRQ_LINES)) == -1)
-		snprintf(f->irq_note, sizeof(f->irq_note), "%s: %d interrupt "
-		    "lines, out of memory listing them", a->ifname,
+		snprintf(f->irq_note, sizeof(f->irq_note), "%.15s: %d "
+		    "interrupt lines, out of memory listing them", a->ifname,
 		    f->irq_lines);
 	else
 		f->nlines = (unsigned)n;

@@ -296,7 +296,7 @@ irqstat_parse(FILE *fp, struct irqstat *is, char *err, size_t errlen)
 	unsigned	*ids;
 	char		*buf;
 	size_t		 ncpus, cap;
-	int		 r;
+	int		 r, saved;
 
 	is->has = 0;
 	is->ncpus = 0;
@@ -319,11 +319,13 @@ irqstat_parse(FILE *fp, struct irqstat *is, char *err, size_t errlen)
 		is->nlines = 0;
 		is->counts_len = 0;
 	}
+	saved = errno;
 	free(buf);
 	ncpus = (size_t)is->ncpus;
 	cap = IRQSTAT_MAX_CPUS;
 	is->cpu_ids = irqstat_shrink(is->cpu_ids, &cap, ncpus,
 	    sizeof(*is->cpu_ids));
+	errno = saved;
 	return r;
 }
 

@@ -39,7 +39,7 @@ struct irqstat {
 	size_t			 nlines;
 	struct irqstat_line	*lines;
 	size_t			 cap;	/* allocated entries */
-	uint64_t		*counts;	/* per-CPU counts of all lines */
+	uint64_t		*counts;	/* per-CPU counts, all lines */
 	size_t			 counts_len;	/* entries used */
 	size_t			 counts_cap;	/* allocated entries */
 };

@@ -33,8 +33,8 @@ struct netif_stats {
 struct netif_kind {
 	int	has_dir;	/* SYSFS/class/net/IF exists */
 	int	has_device;	/* IF/device exists */
-	int	loopback;	/* IF/type is ARPHRD_LOOPBACK ("lo" if no type) */
-	char	devtype[NETIF_DEVTYPE_LEN];	/* DEVTYPE of IF/uevent, or "" */
+	int	loopback;	/* IF/type is 772 (or no type and "lo") */
+	char	devtype[NETIF_DEVTYPE_LEN];	/* uevent's DEVTYPE, or "" */
 };
 
 /* Is this a name the kernel would accept (and safe in a path)? 1 or 0. */

@@ -50,7 +50,7 @@ struct gb_host_cpu {
 /* One /proc/interrupts line of the test interface, over the test. */
 struct gb_irq_line {
 	char		name[16];	/* "41", "130" */
-	char		chip[48];	/* "OpenPIC   Level", "IR-PCI-MSI 524288-edge" */
+	char		chip[48];	/* "OpenPIC Level", "IR-PCI-MSI 524288-edge" */
 	char		actions[96];	/* "uhci_hcd:usb3, eth3" */
 	int		shared;		/* actions name another device too */
 	uint64_t	count;		/* delta, summed over CPUs */
