@@ -181,6 +181,32 @@ check "-vv traces the protocol on stderr" grep -q 'received: accept' \
     "$TMP/o.err"
 wait_for "$SRV" 5 || true
 
+# 4c. Replaying a captured host: GIGEBENCH_PROCFS/SYSFS move every /proc
+# and /sys read, and -I names an interface that exists only there (the
+# 2001 PowerMac of the seed thread, one OpenPIC line).
+listen -1
+rc=0
+GIGEBENCH_PROCFS=tests/fixtures/host-gmac-after/proc \
+GIGEBENCH_SYSFS=tests/fixtures/host-gmac-after/sys \
+    "$GB" -t 127.0.0.1 -p "$PORT" -T 1 -I eth0 -J >"$TMP/rp.json" \
+    2>"$TMP/rp.err" || rc=$?
+check "replayed host: test exits 0" [ "$rc" -eq 0 ]
+check "replayed host: eth0's OpenPIC line from the fixture" json_check \
+    "$TMP/rp.json" '
+d["result"]["sender"]["interface"]["name"] == "eth0" and
+d["result"]["sender"]["interface"]["irq_lines"] == 1 and
+d["result"]["sender"]["interface"]["lines"][0]["name"] == "41" and
+d["result"]["sender"]["interface"]["lines"][0]["chip"] == "OpenPIC Level" and
+d["result"]["sender"]["interrupts"] == 0 and
+d["result"]["sender"]["irq_per_packet"] is None and
+d["result"]["receiver"]["interface"]["name"] == "lo"'
+check "replayed host: context read under the roots (none there)" \
+    json_check "$TMP/rp.json" '
+d["result"]["sender"]["context"]["kernel"] is None and
+"kernel: missing" in d["result"]["sender"]["context"]["note"] and
+d["result"]["receiver"]["context"]["mtu"] == 65536'
+wait_for "$SRV" 5 || true
+
 # 5. Busy: a second client during a test is refused promptly, exit 3.
 listen
 "$GB" -t 127.0.0.1 -p "$PORT" -T 3 -q >"$TMP/b1.out" 2>"$TMP/b1.err" &
