@@ -66,6 +66,7 @@ check-man: $(BIN)
 # Namespace test bed (root; prints SKIP with the reason otherwise).
 check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/netns_check.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
 
 check: check-unit check-loopback check-man check-netns
 
