@@ -6,6 +6,9 @@
  * rmem_max, so "asked 768K, got 416K" is the common case on a default
  * system; the fix is the sysctl, or SO_*BUFFORCE as root (--force-bufs).
  * TCP_MAXSEG only ever lowers the MSS; the path MTU can lower it further.
+ * Only the sender's MSS is checked: it is the size of the data segments,
+ * and the listener sets the option after accept(), too late for the MSS
+ * its SYN-ACK advertised (the connecting side sets it before connect()).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,9 +66,6 @@ knobs_check(const struct gb_params *p, int is_tx, struct gb_side *s)
 	if (is_tx && p->mss != 0 && t->mss > p->mss)
 		knobs_warn(s, "TCP_MAXSEG: asked %u, the connection sends "
 		    "%u-byte segments", p->mss, t->mss);
-	if (!is_tx && p->mss != 0 && t->advmss > p->mss)
-		knobs_warn(s, "TCP_MAXSEG: asked %u, this end advertises "
-		    "%u", p->mss, t->advmss);
 	/* An IP packet is at most 65535 bytes, whatever lo's MTU says. */
 	if (c->has && c->mtu > 0 && t->pmtu > 0 &&
 	    t->pmtu < (c->mtu < 65535 ? c->mtu : 65535))

@@ -477,7 +477,8 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 	xfer_per_segment(side, x->is_tx);
 	knobs_check(&x->p, x->is_tx, side);
 	if (x->capture_err[0] != '\0')
-		knobs_warn(side, "--capture: %s", x->capture_err);
+		knobs_warn(side, "%s%s", strncmp(x->capture_err, "--capture",
+		    9) == 0 ? "" : "--capture: ", x->capture_err);
 	if (r != NULL && x->iv != NULL) {
 		r->nintervals = x->niv;
 		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));

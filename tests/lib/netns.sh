@@ -26,13 +26,15 @@
 # qdisc, so any stall of the sender longer than that idles the link; a
 # real NIC hides such stalls behind its TX ring.  The tbf bucket plays the
 # ring's part: tokens saved while the link idles let the sender catch up.
-# At 1 Gbit/s, 16K and 64K bursts lose 1-2 % (and drop GSO segments that
-# tbf must split); 128K-256K reach the goodput with occasional 0.5 %
-# dips; 512K is steady.  The price is that the bucket starts full: the
-# first burst bytes cross at once, which adds burst*8/T bit/s to a test of
-# T seconds (512K over 5 s: +0.84 Mbit/s, +0.09 %).  The default is the
-# data of 4 ms at the rate, at least 64K + 2 frames (one GSO skb never
-# split) and at most 512K, so 1gbit gets 512K.
+# At 1 Gbit/s with 5 s runs, bursts of 16K and 64K lose 1-2 % (and tbf
+# must split the 64K GSO skbs); 128K and 256K lose 0.2-1.8 % when other
+# work shares the CPUs; 512K mostly stays within 0.2 %, with dips to
+# -0.6 %; 1M stays within -0.3 %.  The price is that the bucket starts
+# full: its bytes cross at once, which adds burst*8/T bit/s to a test of T
+# seconds (1,000,000 bytes over 5 s: +1.6 Mbit/s, +0.17 % at 1gbit).  The
+# default is the data of 8 ms at the rate, at least 64K + 2 frames (so
+# that tbf never splits a GSO skb) and at most 4M: 1gbit gets 1,000,000
+# bytes.
 
 NETNS_MTU_MIN=1280
 NETNS_MTU_MAX=65535
@@ -178,11 +180,11 @@ netns_setup() {
 				return 2
 			fi
 		else
-			# 4 ms of data, within [64K + 2 frames, 512K]
-			burst_bytes=$((rate_bps / 8 / 250))
+			# 8 ms of data, within [64K + 2 frames, 4M]
+			burst_bytes=$((rate_bps / 8 / 125))
 			[ "$burst_bytes" -ge $((65536 + 2 * frame)) ] ||
 			    burst_bytes=$((65536 + 2 * frame))
-			[ "$burst_bytes" -le 524288 ] || burst_bytes=524288
+			[ "$burst_bytes" -le 4194304 ] || burst_bytes=4194304
 		fi
 		if [ "$burst_bytes" -lt "$frame" ]; then
 			echo "netns_setup: burst is smaller than one frame" \
