@@ -59,16 +59,18 @@ finish() {
 	[ "$failed" -eq 0 ]
 }
 
-for tool in "$PY" "$GB"; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		fail "$tool is installed (python3: Debian package python3)"
-		finish
-		exit 1
-	fi
-done
-GB=$(command -v "$GB")
+if ! command -v "$PY" >/dev/null 2>&1; then
+	fail "$PY is installed (Debian package python3)"
+fi
+if [ ! -x "$GB" ]; then
+	fail "gigebench is built: $GB (make)"
+fi
+if [ "$failed" -ne 0 ]; then
+	finish || exit 1
+fi
 HAVE_IPERF3=yes
 command -v iperf3 >/dev/null 2>&1 || HAVE_IPERF3=no
+check "iperf3 is installed (Debian package iperf3)" [ "$HAVE_IPERF3" = yes ]
 
 TMP=$(mktemp -d)
 PIDS=""
@@ -193,6 +195,32 @@ def crosscheck(args):
              for s in (snd, rcv)),
          "%s: veth has no interrupt figure: interrupts and irq_per_packet null"
          % tag)
+    # What explains the numbers, on both ends: context, IRQ lines (none on
+    # veth, with the reason), segments next to packets, buffers asked for
+    # and set, and the diagnosis.
+    for side, s in (("sender", snd), ("receiver", rcv)):
+        c = s["context"]
+        line(c is not None and c["mtu"] == mtu and c["driver"] == "veth" and
+             c["kernel"] and c["ncpus"] >= 1 and c["congestion"],
+             "%s: %s context: driver %s, mtu %s, kernel %s, cc %s" %
+             (tag, side, c and c["driver"], c and c["mtu"],
+              c and c["kernel"], c and c["congestion"]))
+        line(s["interface"]["lines"] == [] and
+             "virtual device" in (s["interface"]["note"] or ""),
+             "%s: %s has no IRQ lines, and says why: %s" %
+             (tag, side, s["interface"]["note"]))
+        line(set(s["sndbuf"]) >= {"requested", "actual"} and
+             s["sndbuf"]["actual"] > 0 and s["rcvbuf"]["actual"] > 0,
+             "%s: %s socket buffers requested and effective" % (tag, side))
+    line(snd["tcp"]["data_segs_out"] >= snd["packets"]["tx"] > 0 and
+         rcv["tcp"]["data_segs_in"] > 0,
+         "%s: %d TCP data segments went out in %d interface packets "
+         "(GSO batching visible)" % (tag, snd["tcp"]["data_segs_out"],
+                                    snd["packets"]["tx"]))
+    line(isinstance(d["diagnosis"], list) and
+         all(set(f) == {"code", "side", "text"} for f in d["diagnosis"]),
+         "%s: diagnosis holds %d findings: %s" % (tag, len(d["diagnosis"]),
+         ", ".join(f["code"] for f in d["diagnosis"]) or "none"))
     line(d["tcp"]["mss"] == payload,
          "%s: tcp.mss %s is MTU - 40 - %d = %d" %
          (tag, d["tcp"]["mss"], 12 if ts else 0, payload))
@@ -389,7 +417,7 @@ ns_gone() {	# ns_gone NAME...: none of them is in "ip netns list"
 
 # link_test MTU: a, b and c at one MTU.
 link_test() {
-	local mtu=$1 ts rc attempt last i3
+	local mtu=$1 ts rc attempt last i3 side v
 	netns_cleanup
 	if ! netns_setup --mtu "$mtu" --rate 1gbit; then
 		set_traps
@@ -399,8 +427,13 @@ link_test() {
 	set_traps
 	check "MTU $mtu: both veth ends have MTU $mtu" both_mtu "$mtu"
 	check "MTU $mtu: tbf at 1Gbit on both ends" both_tbf
-	ts=$(netns_exec a cat /proc/sys/net/ipv4/tcp_timestamps)
-	[ "$ts" = 0 ] || ts=1
+	# TCP timestamps take 12 bytes of each segment when both ends have
+	# them on (the kernel's default in a new namespace is 1).
+	ts=1
+	for side in a b; do
+		v=$(netns_exec $side cat /proc/sys/net/ipv4/tcp_timestamps) || v=1
+		[ "$v" != 0 ] || ts=0
+	done
 
 	for attempt in $(seq 1 "$ACCURACY_ATTEMPTS"); do
 		last=0
@@ -443,8 +476,6 @@ link_test() {
 	if [ "$rc" -ne 0 ]; then
 		fail "MTU $mtu: a gigebench run for the accuracy check"
 	fi
-	[ "$HAVE_IPERF3" = yes ] ||
-	    fail "iperf3 is installed (Debian package iperf3)"
 
 	local a=$NS_A b=$NS_B
 	netns_cleanup
@@ -533,4 +564,7 @@ check "a user of the library killed by SIGTERM exits 143" exited "$rc" 143
 # shellcheck disable=SC2046
 check "and leaves no namespace" ns_gone $(cat "$TMP/names")
 
+netns_cleanup
+check "no namespace of this script remains (gb-a-$$, gb-b-$$, gb-probe-$$)" \
+    ns_gone "gb-a-$$" "gb-b-$$" "gb-probe-$$"
 finish

@@ -132,7 +132,11 @@ netns_size_bytes() {
 }
 
 # netns_setup [--mtu N] [--rate RATE] [--burst BYTES]: builds the test bed
-# and exports NS_A NS_B IF_A IF_B ADDR_A ADDR_B.  Namespaces are named
+# and exports NS_A NS_B IF_A IF_B ADDR_A ADDR_B, and NETNS_BURST_BYTES
+# (the tbf bucket in bytes; empty without --rate).  RATE is an integer in
+# tc's units (bit, kbit, mbit, gbit, tbit, bps, kbps, mbps, gbps); BYTES
+# an integer with an optional k or m (powers of 1024).  Usage errors
+# return 2, failures of ip or tc 1 (after cleaning up).  Namespaces are named
 # gb-a-<pid> and gb-b-<pid> unless NETNS_NAME_A/NETNS_NAME_B are set (the
 # CLI in tests/netns.sh uses that for its persistent gb-a and gb-b).
 netns_setup() {
