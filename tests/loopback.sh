@@ -181,6 +181,35 @@ check "-vv traces the protocol on stderr" grep -q 'received: accept' \
     "$TMP/o.err"
 wait_for "$SRV" 5 || true
 
+# 4b2. A buffer past net.core.rmem_max is capped, with a warning that
+# names the sysctl; --force-bufs (root) gets it anyway.
+rmem_max=$(cat /proc/sys/net/core/rmem_max)
+ask=$((rmem_max * 2))
+listen -1
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 --rcvbuf "$ask" -J >"$TMP/cap.json" \
+    2>"$TMP/cap.err" || rc=$?
+check "--rcvbuf past rmem_max: test exits 0" [ "$rc" -eq 0 ]
+check "--rcvbuf past rmem_max: capped at 2 x rmem_max, with a warning" \
+    json_check "$TMP/cap.json" "
+d['result']['receiver']['rcvbuf']['actual'] == 2 * $rmem_max and
+any('net.core.rmem_max' in w for w in d['result']['receiver']['warnings'])"
+wait_for "$SRV" 5 || true
+if [ "$(id -u)" -eq 0 ]; then
+	listen -1
+	rc=0
+	"$GB" -t 127.0.0.1 -p "$PORT" -T 1 --rcvbuf "$ask" --force-bufs -J \
+	    >"$TMP/force.json" 2>"$TMP/force.err" || rc=$?
+	check "--force-bufs: test exits 0" [ "$rc" -eq 0 ]
+	check "--force-bufs: SO_RCVBUFFORCE passes rmem_max, no warning" \
+	    json_check "$TMP/force.json" "
+d['result']['receiver']['rcvbuf']['actual'] == 2 * $ask and
+d['result']['receiver']['warnings'] == []"
+	wait_for "$SRV" 5 || true
+else
+	echo "SKIP: --force-bufs needs root"
+fi
+
 # 4c. Replaying a captured host: GIGEBENCH_PROCFS/SYSFS move every /proc
 # and /sys read, and -I names an interface that exists only there (the
 # 2001 PowerMac of the seed thread, one OpenPIC line).
