@@ -23,7 +23,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,10 +31,10 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "netif.h"
 
 #define CONTEXT_PATH_MAX	4096
 
-static int	 context_ifname_ok(const char *);
 static FILE	*context_fopen(const char *, const char *);
 static const char *context_why(int);
 static int64_t	 context_int_file(struct gb_context *, const char *,
@@ -50,21 +49,6 @@ static void	 context_link_read(struct gb_context *, const char *,
 static void	 context_iface_read(struct gb_context *, const char *,
 		    const char *, int);
 static void	 context_cc_read(struct gb_context *, int);
-
-/* As the kernel's dev_valid_name(), so that a name cannot leave sysfs. */
-static int
-context_ifname_ok(const char *ifname)
-{
-	const char	*p;
-
-	if (strnlen(ifname, IFNAMSIZ) >= IFNAMSIZ ||
-	    strcmp(ifname, ".") == 0 || strcmp(ifname, "..") == 0)
-		return 0;
-	for (p = ifname; *p != '\0'; p++)
-		if (*p == '/' || *p == ':' || isspace((unsigned char)*p))
-			return 0;
-	return 1;
-}
 
 /* ROOT/REL; NULL with errno. */
 static FILE *
@@ -317,7 +301,7 @@ context_read(const struct hoststat_roots *roots, const char *ifname,
 		procfs = roots->procfs;
 	if (roots != NULL && roots->sysfs != NULL)
 		sysfs = roots->sysfs;
-	if (ifname != NULL && *ifname != '\0' && !context_ifname_ok(ifname)) {
+	if (ifname != NULL && *ifname != '\0' && !netif_name_ok(ifname)) {
 		snprintf(err, errlen, "invalid interface name");
 		return -1;
 	}

@@ -14,7 +14,6 @@
 
 #include <sys/socket.h>
 
-#include <ctype.h>
 #include <getopt.h>
 #include <net/if.h>
 #include <stdarg.h>
@@ -22,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "netif.h"
 #include "opts.h"
 #include "params.h"
 #include "units.h"
@@ -462,19 +462,13 @@ opts_seconds(struct opts_state *st, const char *arg, uint32_t min_ms,
 static int
 opts_iface(struct opts_state *st, const char *arg)
 {
-	const char	*s;
-
 	if (*arg == '\0')
 		return opts_error(st, "interface name is empty: \"\"");
 	if (strlen(arg) >= IFNAMSIZ)
 		return opts_error(st, "interface name is too long "
 		    "(max %d characters): %s", IFNAMSIZ - 1, arg);
-	if (strcmp(arg, ".") == 0 || strcmp(arg, "..") == 0)
+	if (!netif_name_ok(arg))
 		return opts_error(st, "interface name is invalid: %s", arg);
-	for (s = arg; *s != '\0'; s++)
-		if (*s == '/' || *s == ':' || isspace((unsigned char)*s))
-			return opts_error(st,
-			    "interface name is invalid: %s", arg);
 	return OPTS_OK;
 }
 
