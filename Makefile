@@ -67,6 +67,8 @@ check-man: $(BIN)
 check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/netns_check.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_netns.sh
+	bash tests/mtu_netns.sh
 
 check: check-unit check-loopback check-man check-netns
 

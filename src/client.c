@@ -17,6 +17,7 @@
 #include "client.h"
 #include "ctl.h"
 #include "diag.h"
+#include "mtu.h"
 #include "report.h"
 #include "sock.h"
 #include "xfer.h"
@@ -31,6 +32,7 @@ struct client {
 	struct xfer			*x;
 	struct proto_reader		 rd;
 	int				 verbose;
+	int				 interrupted;
 };
 
 static void
@@ -97,6 +99,40 @@ send_msg(struct client *c, struct proto_msg *m, int fd, char *err,
 	return CLIENT_OK;
 }
 
+/*
+ * --mtu on this end: the interface of -I or of the control connection.
+ * mtu.c journals the original and puts it back (mtu_restore_all) after
+ * the test or the sweep, or from a signal handler.  An interface that
+ * already has the MTU (loopback, where the listener just set it) is left
+ * alone, so only one process owns its journal.
+ */
+static int
+local_mtu(struct client *c, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char ifname[GB_IFNAME_LEN];
+	int cur;
+
+	if (c->cfg->opts->iface != NULL)
+		snprintf(ifname, sizeof(ifname), "%s", c->cfg->opts->iface);
+	else if (getsockname(c->ctl, (struct sockaddr *)&ss, &len) == -1 ||
+	    hoststat_ifname_for_addr((struct sockaddr *)&ss, ifname,
+	    sizeof(ifname)) == -1) {
+		snprintf(err, errlen, "--mtu: cannot find the interface of "
+		    "the test; name it with -I");
+		return CLIENT_FAILED;
+	}
+	if (mtu_get(ifname, &cur, err, errlen) == -1)
+		return CLIENT_FAILED;
+	if (cur == (int)c->p->mtu)
+		return CLIENT_OK;
+	if (mtu_change(ifname, (int)c->p->mtu, err, errlen) == -1)
+		return CLIENT_FAILED;
+	trace(c, "set the MTU", ifname);
+	return CLIENT_OK;
+}
+
 static int
 handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
@@ -117,6 +153,9 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 	    errlen)) != CLIENT_OK)
 		goto out;
 	memcpy(token, m->token, sizeof(token));
+	/* The listener has set its MTU; now ours, before the data flows. */
+	if (c->p->mtu != 0 && (rc = local_mtu(c, err, errlen)) != CLIENT_OK)
+		goto out;
 	for (i = 0; i < c->p->streams; i++) {
 		c->fds[i] = sock_connect(a, o->bind_addr, c->p, c->is_tx,
 		    GB_HANDSHAKE_MS, err, errlen);
@@ -191,6 +230,7 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	struct client *c = arg;
 
 	(void)what;
+	c->interrupted = 1;
 	xfer_abort(c->x, sig == SIGINT ? "interrupted (SIGINT)" :
 	    "terminated (SIGTERM)");
 }
@@ -227,6 +267,8 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 	event_base_dispatch(c->base);
 	if (xfer_finish(c->x, mine, r, err, errlen) == 0)
 		rc = CLIENT_OK;
+	else if (c->interrupted)
+		rc = CLIENT_INTERRUPTED;
 out:
 	if (ctl_ev != NULL)
 		event_free(ctl_ev);

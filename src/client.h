@@ -15,7 +15,8 @@
 enum client_status {
 	CLIENT_OK = 0,
 	CLIENT_FAILED = 1,	/* test or network failure */
-	CLIENT_REFUSED = 3	/* busy, other version, not gigebench */
+	CLIENT_REFUSED = 3,	/* busy, other version, not gigebench */
+	CLIENT_INTERRUPTED = 4	/* SIGINT/SIGTERM during the test */
 };
 
 struct client_config {

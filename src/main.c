@@ -15,9 +15,11 @@
 #include <jansson.h>
 
 #include "client.h"
+#include "mtu.h"
 #include "opts.h"
 #include "report.h"
 #include "server.h"
+#include "sweeprun.h"
 #include "version.h"
 
 enum {
@@ -77,6 +79,18 @@ render(const struct gb_result *r, void *arg)
 }
 
 static int
+exit_status(int client_status)
+{
+	switch (client_status) {
+	case CLIENT_OK:
+		return 0;
+	case CLIENT_REFUSED:
+		return EXIT_REFUSED;
+	}
+	return EXIT_TEST_FAILED;
+}
+
+static int
 run_client(const struct gb_opts *o, const struct hoststat_roots *roots)
 {
 	struct client_config cfg = {
@@ -85,22 +99,44 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots)
 	};
 	struct output out = { .opts = o };
 	struct gb_result *r;
-	char err[GB_ERR_LEN];
+	char err[GB_ERR_LEN], why[GB_ERR_LEN];
 	int rc;
 
+	if (sweeprun_wanted(o)) {
+		rc = sweeprun(o, roots, err, sizeof(err));
+		if (rc != CLIENT_OK)
+			print_error(o, err, exit_status(rc));
+		return exit_status(rc);
+	}
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
 		print_error(o, "out of memory", EXIT_TEST_FAILED);
 		return EXIT_TEST_FAILED;
 	}
 	rc = client_run(&cfg, r, err, sizeof(err));
+	/* --mtu: this end's interface goes back, whatever happened. */
+	if (o->params.mtu != 0 && mtu_restore_all(why, sizeof(why)) == -1)
+		fprintf(stderr, "gigebench: %s\n", why);
 	if (rc == CLIENT_OK)
 		render(r, &out);
 	else
-		print_error(o, err, rc == CLIENT_REFUSED ? EXIT_REFUSED :
-		    EXIT_TEST_FAILED);
+		print_error(o, err, exit_status(rc));
 	free(r);
-	return rc == CLIENT_OK ? 0 : rc == CLIENT_REFUSED ? EXIT_REFUSED :
-	    EXIT_TEST_FAILED;
+	return exit_status(rc);
+}
+
+/* --restore: put back what a killed gigebench left changed. */
+static int
+run_restore(void)
+{
+	char msg[1024];
+	int n;
+
+	if ((n = mtu_restore_journals(msg, sizeof(msg))) == -1) {
+		fprintf(stderr, "gigebench: --restore: %s\n", msg);
+		return EXIT_TEST_FAILED;
+	}
+	printf("%s\n", n == 0 && msg[0] == '\0' ? "nothing to restore" : msg);
+	return 0;
 }
 
 static int
@@ -153,6 +189,8 @@ main(int argc, char *argv[])
 		return EXIT_TEST_FAILED;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (o.role == GB_ROLE_RESTORE)
+		return run_restore();
 	if (o.role == GB_ROLE_CONNECT)
 		return run_client(&o, &roots);
 	return run_server(&o, &roots);

@@ -19,12 +19,16 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "netif.h"
 #include "opts.h"
+#include "proto.h"
 #include "params.h"
 #include "units.h"
+
+#define OPTS_MAX_REPEAT	1000
 
 /* Options with no letter get values past any char. */
 enum {
@@ -32,17 +36,29 @@ enum {
 	OPT_SNDBUF,
 	OPT_CAPTURE,
 	OPT_FORCE_BUFS,
-	OPT_LINK_RATE
+	OPT_LINK_RATE,
+	OPT_ALLOW_MTU,
+	OPT_CONFIDENCE,
+	OPT_CSV,
+	OPT_MTU,
+	OPT_PLOT,
+	OPT_REPEAT,
+	OPT_RESTORE,
+	OPT_SWEEP
 };
 
 /* A leading ':' makes getopt report a missing value apart from '?'. */
-static const char opts_short[] = ":146B:b:Df:hI:i:Jl:M:n:P:p:qrSsT:tVvw:";
+static const char opts_short[] = ":146B:b:C:Df:hI:i:Jl:M:n:P:p:qrSsT:tVvw:";
 
 static const struct option opts_long[] = {
+	{ "allow-mtu",	no_argument,		NULL,	OPT_ALLOW_MTU },
 	{ "bind",	required_argument,	NULL,	'B' },
 	{ "buffer",	required_argument,	NULL,	'b' },
 	{ "capture",	no_argument,		NULL,	OPT_CAPTURE },
+	{ "confidence",	required_argument,	NULL,	OPT_CONFIDENCE },
+	{ "congestion",	required_argument,	NULL,	'C' },
 	{ "count",	required_argument,	NULL,	'n' },
+	{ "csv",	required_argument,	NULL,	OPT_CSV },
 	{ "force-bufs",	no_argument,		NULL,	OPT_FORCE_BUFS },
 	{ "format",	required_argument,	NULL,	'f' },
 	{ "help",	no_argument,		NULL,	'h' },
@@ -54,16 +70,21 @@ static const struct option opts_long[] = {
 	{ "length",	required_argument,	NULL,	'l' },
 	{ "link-rate",	required_argument,	NULL,	OPT_LINK_RATE },
 	{ "mss",	required_argument,	NULL,	'M' },
+	{ "mtu",	required_argument,	NULL,	OPT_MTU },
 	{ "nodelay",	no_argument,		NULL,	'D' },
 	{ "once",	no_argument,		NULL,	'1' },
 	{ "parallel",	required_argument,	NULL,	'P' },
+	{ "plot",	required_argument,	NULL,	OPT_PLOT },
 	{ "port",	required_argument,	NULL,	'p' },
 	{ "quiet",	no_argument,		NULL,	'q' },
 	{ "rcvbuf",	required_argument,	NULL,	OPT_RCVBUF },
 	{ "receive",	no_argument,		NULL,	'r' },
+	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
+	{ "restore",	no_argument,		NULL,	OPT_RESTORE },
 	{ "server",	no_argument,		NULL,	'S' },
 	{ "sink",	no_argument,		NULL,	's' },
 	{ "sndbuf",	required_argument,	NULL,	OPT_SNDBUF },
+	{ "sweep",	required_argument,	NULL,	OPT_SWEEP },
 	{ "time",	required_argument,	NULL,	'T' },
 	{ "transmit",	no_argument,		NULL,	't' },
 	{ "verbose",	no_argument,		NULL,	'v' },
@@ -75,10 +96,14 @@ static const struct option opts_long[] = {
 /* The synopsis is man/gigebench.1's, word for word. */
 static const char opts_usage_text[] =
 "usage: gigebench -r | -S [-146Jqsv] [-B addr] [-f unit] [-I iface] [-p port]\n"
-"       gigebench -t | -r [-46DJqsv] [-B addr] [-b size] [-f unit] [-I iface]\n"
-"           [-i seconds] [-l size] [-M mss] [-n count] [-P streams] [-p port]\n"
-"           [-T seconds] [--capture] [--force-bufs] [--link-rate rate]\n"
-"           [--rcvbuf size] [--sndbuf size] host\n"
+"           [--allow-mtu]\n"
+"       gigebench -t | -r [-46DJqsv] [-B addr] [-b size] [-C algo] [-f unit]\n"
+"           [-I iface] [-i seconds] [-l size] [-M mss] [-n count] [-P streams]\n"
+"           [-p port] [-T seconds] [--capture] [--confidence level,width]\n"
+"           [--csv file] [--force-bufs] [--link-rate rate] [--mtu mtu]\n"
+"           [--plot file] [--rcvbuf size] [--repeat n] [--sndbuf size]\n"
+"           [--sweep param=list] host\n"
+"       gigebench --restore\n"
 "       gigebench -h | -V\n"
 "\n"
 "  -1, --once              listener: exit after one test\n"
@@ -86,6 +111,7 @@ static const char opts_usage_text[] =
 "  -6, --ipv6              use IPv6 only\n"
 "  -B, --bind addr         local address to bind (default: any)\n"
 "  -b, --buffer size       SO_SNDBUF and SO_RCVBUF, 1K-1G (default: kernel's)\n"
+"  -C, --congestion algo   TCP congestion control (default: the system's)\n"
 "  -D, --nodelay           set TCP_NODELAY on the data connections\n"
 "  -f, --format unit       k, m, g bit/s or K, M, G byte/s (default: m)\n"
 "  -h, --help              print this help and exit\n"
@@ -106,14 +132,25 @@ static const char opts_usage_text[] =
 "  -V, --version           print the version and exit\n"
 "  -v, --verbose           more detail; -vv traces the protocol to stderr\n"
 "  -w, --window size       same as -b\n"
+"      --allow-mtu         listener: let clients set its MTU (--mtu, --sweep)\n"
 "      --capture           count frames with libpcap on both ends (root)\n"
+"      --confidence spec   LEVEL,WIDTH: repeat until the LEVEL% CI is within\n"
+"                          WIDTH% of the mean, as netperf -I (e.g. 95,2)\n"
+"      --csv file          write one CSV row per run\n"
 "      --force-bufs        SO_SNDBUFFORCE/SO_RCVBUFFORCE past the caps (root)\n"
 "      --link-rate rate    link rate for the goodput figure, like 1g, 10g\n"
+"      --mtu mtu           both ends' MTU for the test, 1280-65535 (root)\n"
+"      --plot file         plot Mbps, CPU and irq/pkt with gnuplot (.svg, .png)\n"
 "      --rcvbuf size       SO_RCVBUF only, 1K-1G (default: kernel's)\n"
+"      --repeat n          runs per point, 1-1000 (default: 1)\n"
+"      --restore           put back MTUs a killed gigebench left changed\n"
 "      --sndbuf size       SO_SNDBUF only, 1K-1G (default: kernel's)\n"
+"      --sweep param=list  run each value: mtu, mss, window, sndbuf, rcvbuf,\n"
+"                          length, streams, cc; lists like 1500,9000 or\n"
+"                          4K..1M*2 or 16K..64K+16K (repeatable)\n"
 "\n"
 "The connecting side decides every test parameter: on a listener, only\n"
-"-1, -4, -6, -B, -f, -I, -J, -p, -q and -v have an effect.\n";
+"-1, -4, -6, -B, -f, -I, -J, -p, -q, -v and --allow-mtu have an effect.\n";
 
 /* What one opts_parse() call remembers between options. */
 struct opts_state {
@@ -125,6 +162,7 @@ struct opts_state {
 	int		 inet6;		/* -6 */
 	const char	*interval_arg;	/* -i value, for the -T check */
 	const char	*duration_arg;	/* -T's value, or NULL */
+	int		 restore;	/* --restore */
 	char		*err;
 	size_t		 errlen;
 };
@@ -149,6 +187,9 @@ static int	opts_iface(struct opts_state *, const char *);
 static int	opts_operands(struct gb_opts *, struct opts_state *, int,
 		    char **);
 static int	opts_check(struct gb_opts *, struct opts_state *);
+static int	opts_sweeps(const struct gb_opts *, int);
+static int	opts_confidence(struct gb_opts *, struct opts_state *,
+		    const char *);
 
 void
 opts_usage(FILE *fp)
@@ -167,6 +208,7 @@ opts_defaults(struct gb_opts *o)
 	o->family = AF_UNSPEC;
 	o->unit = 'm';
 	o->iface = NULL;
+	o->repeat = 1;
 	params_init(&o->params);
 }
 
@@ -332,6 +374,12 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_FORCE_BUFS:
 		o->params.force_bufs = 1;
 		break;
+	case OPT_ALLOW_MTU:
+		o->allow_mtu = 1;
+		break;
+	case OPT_RESTORE:
+		st->restore = 1;
+		break;
 	default:
 		return opts_value(o, st, ch, arg);
 	}
@@ -402,6 +450,44 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		st->duration_arg = arg;
 		return opts_seconds(st, arg, GB_MIN_DURATION_MS,
 		    GB_MAX_DURATION_MS, "test duration", &p->duration_ms);
+	case 'C':
+		if (*arg == '\0' || strlen(arg) >= sizeof(p->cc) ||
+		    !proto_cc_ok(arg))
+			return opts_error(st, "congestion control name is "
+			    "invalid: %s", opts_shown(arg));
+		snprintf(p->cc, sizeof(p->cc), "%s", arg);
+		return OPTS_OK;
+	case OPT_CONFIDENCE:
+		return opts_confidence(o, st, arg);
+	case OPT_CSV:
+	case OPT_PLOT:
+		if (*arg == '\0')
+			return opts_error(st, "file name is empty: \"\"");
+		if (ch == OPT_CSV)
+			o->csv_path = arg;
+		else
+			o->plot_path = arg;
+		return OPTS_OK;
+	case OPT_MTU:
+		if (opts_uint(st, arg, GB_MIN_MTU, GB_MAX_MTU, "MTU", &v) ==
+		    OPTS_ERROR)
+			return OPTS_ERROR;
+		p->mtu = (uint32_t)v;
+		return OPTS_OK;
+	case OPT_REPEAT:
+		if (opts_uint(st, arg, 1, OPTS_MAX_REPEAT, "repeat count",
+		    &v) == OPTS_ERROR)
+			return OPTS_ERROR;
+		o->repeat = (unsigned)v;
+		return OPTS_OK;
+	case OPT_SWEEP:
+		/* sweep.c's messages start with "--sweep:" already. */
+		if (sweep_parse(&o->sweep, arg, why, sizeof(why)) == -1) {
+			if (st->err != NULL && st->errlen > 0)
+				snprintf(st->err, st->errlen, "%s", why);
+			return OPTS_ERROR;
+		}
+		return OPTS_OK;
 	case OPT_LINK_RATE:
 		if (units_parse_rate_mbps(arg, 1, GB_MAX_LINK_MBPS,
 		    "link rate", &p->link_mbps, why, sizeof(why)) == -1)
@@ -492,11 +578,51 @@ opts_operands(struct gb_opts *o, struct opts_state *st, int argc,
 
 /* The combinations, once the whole line is known. */
 static int
+opts_sweeps(const struct gb_opts *o, int param)
+{
+	unsigned i;
+
+	for (i = 0; i < o->sweep.naxes; i++)
+		if (o->sweep.axes[i].param == param)
+			return 1;
+	return 0;
+}
+
+/* "95,2": the level (90, 95 or 99 %) and the width, % of the mean. */
+static int
+opts_confidence(struct gb_opts *o, struct opts_state *st, const char *arg)
+{
+	char	*end;
+	long	 level;
+	double	 width;
+
+	level = strtol(arg, &end, 10);
+	if (end == arg || *end != ',' || (level != 90 && level != 95 &&
+	    level != 99))
+		return opts_error(st, "confidence is not LEVEL,WIDTH with a "
+		    "level of 90, 95 or 99: %s", opts_shown(arg));
+	width = strtod(end + 1, &end);
+	if (end[-1] == ',' || *end != '\0' || !(width >= 0.1 && width <= 50))
+		return opts_error(st, "confidence width is out of range "
+		    "(0.1-50 %%): %s", opts_shown(arg));
+	o->conf_level = level / 100.0;
+	o->conf_width_pct = width;
+	return OPTS_OK;
+}
+
+static int
 opts_check(struct gb_opts *o, struct opts_state *st)
 {
 	struct gb_params	*p = &o->params;
 	char			 dur[32];
 
+	if (st->restore) {
+		if (st->tflag || st->rflag || st->Sflag || o->host != NULL)
+			return opts_error(st, "--restore takes no other role "
+			    "or host");
+		o->role = GB_ROLE_RESTORE;
+		return OPTS_OK;
+	}
 	if (!st->tflag && !st->rflag && !st->Sflag)
 		return opts_error(st, "one of -t, -r or -S is needed");
 	snprintf(st->name, sizeof(st->name), "%s",
@@ -514,6 +640,14 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "cannot be used with -4");
 	}
 
+	if (p->mtu != 0 && opts_sweeps(o, SWEEP_MTU)) {
+		snprintf(st->name, sizeof(st->name), "--mtu");
+		return opts_error(st, "cannot be used with --sweep mtu=...");
+	}
+	if (p->cc[0] != '\0' && opts_sweeps(o, SWEEP_CC)) {
+		snprintf(st->name, sizeof(st->name), "-C");
+		return opts_error(st, "cannot be used with --sweep cc=...");
+	}
 	o->role = o->host != NULL ? GB_ROLE_CONNECT : GB_ROLE_LISTEN;
 	p->direction = st->rflag && o->host != NULL ?
 	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;

@@ -10,10 +10,12 @@
 #include <stdint.h>
 
 #include "params.h"
+#include "sweep.h"
 
 enum gb_role {
 	GB_ROLE_LISTEN = 0,	/* -r or -S without a host */
-	GB_ROLE_CONNECT = 1	/* -t HOST or -r HOST */
+	GB_ROLE_CONNECT = 1,	/* -t HOST or -r HOST */
+	GB_ROLE_RESTORE = 2	/* --restore: put journaled MTUs back */
 };
 
 enum opts_status {
@@ -35,6 +37,13 @@ struct gb_opts {
 	int			quiet;		/* -q */
 	int			json;		/* -J */
 	const char		*iface;		/* -I */
+	int			allow_mtu;	/* --allow-mtu (listener) */
+	unsigned		repeat;		/* --repeat: runs per point */
+	double			conf_level;	/* --confidence: 0.95, 0 = off */
+	double			conf_width_pct;	/* ... interval width, % */
+	const char		*csv_path;	/* --csv */
+	const char		*plot_path;	/* --plot */
+	struct sweep		sweep;		/* --sweep axes */
 	struct gb_params	params;
 };
 

@@ -30,6 +30,8 @@ enum gb_direction {
 #define GB_MIN_INTERVAL_MS	100u
 #define GB_MAX_INTERVAL_MS	(3600u * 1000)
 #define GB_MAX_NBUF		(UINT64_C(1) << 40)
+#define GB_MIN_MTU		1280u
+#define GB_MAX_MTU		65535u
 #define GB_MAX_LINK_MBPS	(UINT64_C(10) * 1000 * 1000)	/* 10 Tbit/s */
 
 struct gb_params {
@@ -46,6 +48,8 @@ struct gb_params {
 	int		force_bufs;	/* --force-bufs: SO_*BUFFORCE (root) */
 	int		capture;	/* --capture: libpcap on both ends */
 	uint64_t	link_mbps;	/* --link-rate: 0 = from the interface */
+	uint32_t	mtu;		/* --mtu: both ends' MTU, 0 = unchanged */
+	char		cc[16];		/* -C: TCP_CONGESTION, "" = default */
 };
 
 void	params_init(struct gb_params *);

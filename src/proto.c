@@ -255,7 +255,7 @@ static json_t *
 params_to_json(const struct gb_params *p)
 {
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
-	    "s:b, s:b, s:I}",
+	    "s:b, s:b, s:I, s:I, s:s}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -268,7 +268,9 @@ params_to_json(const struct gb_params *p)
 	    "interval_ms", (json_int_t)p->interval_ms,
 	    "force_bufs", p->force_bufs,
 	    "capture", p->capture,
-	    "link_mbps", (json_int_t)p->link_mbps);
+	    "link_mbps", (json_int_t)p->link_mbps,
+	    "mtu", (json_int_t)p->mtu,
+	    "cc", p->cc);
 }
 
 /*
@@ -296,6 +298,7 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 		F(mss, 0, GB_MAX_MSS),
 		F(interval_ms, 0, GB_MAX_INTERVAL_MS),
 		F(link_mbps, 0, GB_MAX_LINK_MBPS),
+		F(mtu, 0, GB_MAX_MTU),
 #undef F
 	};
 	uint64_t u;
@@ -323,9 +326,25 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	}
 	if (get_bool(o, "nodelay", &p->nodelay, err, errlen) == -1 ||
 	    get_bool(o, "force_bufs", &p->force_bufs, err, errlen) == -1 ||
-	    get_bool(o, "capture", &p->capture, err, errlen) == -1)
+	    get_bool(o, "capture", &p->capture, err, errlen) == -1 ||
+	    get_string(o, "cc", p->cc, sizeof(p->cc), err, errlen) == -1)
 		return -1;
 	return proto_params_check(p, err, errlen);
+}
+
+/* A kernel congestion control name, or "" for the default. */
+int
+proto_cc_ok(const char *cc)
+{
+	size_t i;
+
+	for (i = 0; cc[i] != '\0'; i++)
+		if (!((cc[i] >= 'a' && cc[i] <= 'z') ||
+		    (cc[i] >= 'A' && cc[i] <= 'Z') ||
+		    (cc[i] >= '0' && cc[i] <= '9') || cc[i] == '_' ||
+		    cc[i] == '-'))
+			return 0;
+	return i < 16;
 }
 
 int
@@ -340,6 +359,16 @@ proto_params_check(const struct gb_params *p, char *err, size_t errlen)
 	    (p->rcvbuf != 0 && p->rcvbuf < GB_MIN_SOCKBUF)) {
 		snprintf(err, errlen, "socket buffer is too small (min %u)",
 		    GB_MIN_SOCKBUF);
+		return -1;
+	}
+	if (p->mtu != 0 && p->mtu < GB_MIN_MTU) {
+		snprintf(err, errlen, "mtu is too small (min %u): %u",
+		    GB_MIN_MTU, p->mtu);
+		return -1;
+	}
+	if (!proto_cc_ok(p->cc)) {
+		snprintf(err, errlen, "congestion control name is invalid: "
+		    "\"%s\"", p->cc);
 		return -1;
 	}
 	if (p->interval_ms != 0 && (p->interval_ms < GB_MIN_INTERVAL_MS ||

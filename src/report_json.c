@@ -150,7 +150,7 @@ json_t *
 report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
-	    " s:b, s:b, s:o}",
+	    " s:b, s:b, s:o, s:o, s:s?}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", report_jint(p->nbuf),
@@ -161,7 +161,9 @@ report_params_json(const struct gb_params *p)
 	    "interval_s", p->interval_ms / 1000.0,
 	    "force_bufs", p->force_bufs != 0, "capture", p->capture != 0,
 	    "link_mbps", report_uint_or_null(p->link_mbps != 0,
-	    p->link_mbps));
+	    p->link_mbps),
+	    "mtu", report_uint_or_null(p->mtu != 0, p->mtu),
+	    "cc", p->cc[0] != '\0' ? p->cc : NULL);
 }
 
 static json_t *

@@ -23,6 +23,7 @@
 
 #include "ctl.h"
 #include "diag.h"
+#include "mtu.h"
 #include "report.h"
 #include "server.h"
 #include "sock.h"
@@ -57,6 +58,7 @@ struct session {
 	int			 xfer_done;
 	int			 got_done;
 	int			 failed;
+	int			 mtu_changed;	/* restore at the end */
 	struct gb_result	*result;
 };
 
@@ -285,6 +287,7 @@ session_start(struct session *ss)
 static void
 session_end(struct session *ss)
 {
+	char err[GB_ERR_LEN];
 	unsigned i;
 
 	xfer_free(ss->x);
@@ -295,6 +298,8 @@ session_end(struct session *ss)
 	event_free(ss->timer);
 	proto_reader_reset(&ss->rd);
 	close(ss->ctl);
+	if (ss->mtu_changed && mtu_restore_all(err, sizeof(err)) == -1)
+		logmsg(ss->srv, 0, NULL, err);
 	ss->srv->sess = NULL;
 	free(ss->result);
 	free(ss);
@@ -347,6 +352,41 @@ session_new(struct server *s, struct pconn *pc, const struct gb_params *p)
 	return 0;
 }
 
+/*
+ * A client asks for an MTU: only with --allow-mtu (it changes the host),
+ * on the interface of -I or of the control connection.  mtu.c journals
+ * the original; session_end() puts it back, after every test.
+ */
+static int
+pconn_mtu(struct pconn *pc, uint32_t mtu, char *err, size_t errlen)
+{
+	const struct gb_opts *o = pc->srv->cfg->opts;
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char ifname[GB_IFNAME_LEN];
+	int cur;
+
+	if (!o->allow_mtu) {
+		snprintf(err, errlen, "this listener does not change its MTU "
+		    "(start it with --allow-mtu)");
+		return -1;
+	}
+	if (o->iface != NULL)
+		snprintf(ifname, sizeof(ifname), "%s", o->iface);
+	else if (getsockname(pc->fd, (struct sockaddr *)&ss, &len) == -1 ||
+	    hoststat_ifname_for_addr((struct sockaddr *)&ss, ifname,
+	    sizeof(ifname)) == -1) {
+		snprintf(err, errlen, "the listener cannot find the test's "
+		    "interface to set its MTU");
+		return -1;
+	}
+	if (mtu_get(ifname, &cur, err, errlen) == -1)
+		return -1;
+	if (cur == (int)mtu)
+		return 0;
+	return mtu_change(ifname, (int)mtu, err, errlen);
+}
+
 static void
 pconn_hello(struct pconn *pc, const struct proto_msg *m)
 {
@@ -361,11 +401,21 @@ pconn_hello(struct pconn *pc, const struct proto_msg *m)
 		pconn_free(pc, 1);
 		return;
 	}
-	if (session_new(s, pc, &m->params) == -1) {
-		send_simple(pc->fd, PROTO_ERROR, 0, "listener out of memory");
+	if (m->params.mtu != 0 && pconn_mtu(pc, m->params.mtu, err,
+	    sizeof(err)) == -1) {
+		logmsg(s, 0, pc->peer, err);
+		send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_PARAMS, err);
 		pconn_free(pc, 1);
 		return;
 	}
+	if (session_new(s, pc, &m->params) == -1) {
+		send_simple(pc->fd, PROTO_ERROR, 0, "listener out of memory");
+		if (m->params.mtu != 0)
+			mtu_restore_all(err, sizeof(err));
+		pconn_free(pc, 1);
+		return;
+	}
+	s->sess->mtu_changed = m->params.mtu != 0;
 	memset(&reply, 0, sizeof(reply));
 	reply.type = PROTO_ACCEPT;
 	memcpy(reply.token, s->sess->token, sizeof(reply.token));
@@ -533,6 +583,7 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	struct server s;
 	struct event *sigint = NULL, *sigterm = NULL;
 	struct pconn *pc;
+	char msg[512];
 	int rc = -1;
 
 	memset(&s, 0, sizeof(s));
@@ -558,6 +609,9 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	event_add(s.accept_ev, NULL);
 	event_add(sigint, NULL);
 	event_add(sigterm, NULL);
+	if (cfg->opts->allow_mtu && mtu_restore_journals(msg,
+	    sizeof(msg)) > 0)
+		logmsg(&s, 0, NULL, msg);
 	logmsg(&s, 1, NULL, "listening");
 	event_base_dispatch(s.base);
 	rc = 0;

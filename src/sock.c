@@ -251,6 +251,13 @@ sock_apply(int fd, const struct gb_params *p, int is_tx, char *err,
 	if (p->nodelay && setopt_int(fd, IPPROTO_TCP, TCP_NODELAY, 1,
 	    "TCP_NODELAY", err, errlen) == -1)
 		return -1;
+	if (p->cc[0] != '\0' && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION,
+	    p->cc, (socklen_t)strlen(p->cc)) == -1) {
+		snprintf(err, errlen, "setsockopt TCP_CONGESTION %s: %s%s",
+		    p->cc, strerror(errno), errno == ENOENT ? " (not in "
+		    "net.ipv4.tcp_available_congestion_control)" : "");
+		return -1;
+	}
 	return 0;
 }
 

@@ -33,7 +33,7 @@ enum field {
 	F_ROLE, F_DIRECTION, F_PORT, F_ONCE, F_FAMILY, F_UNIT, F_VERBOSE,
 	F_QUIET, F_JSON, F_BUFLEN, F_NBUF, F_DURATION, F_STREAMS, F_SNDBUF,
 	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL, F_CAPTURE, F_FORCE_BUFS,
-	F_LINK_MBPS
+	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU
 };
 
 struct good_case {
@@ -74,6 +74,16 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--sndbuf", "2M" }, F_RCVBUF, 0 },
 	{ { "-t", "h", "--rcvbuf", "3M" }, F_RCVBUF, 3 * M },
 	{ { "-t", "h", "--rcvbuf", "3M" }, F_SNDBUF, 0 },
+	{ { "-t", "h", "-C", "bbr" }, F_ROLE, GB_ROLE_CONNECT },
+	{ { "-t", "h", "--mtu", "9000" }, F_MTU, 9000 },
+	{ { "-t", "h", "--mtu", "1280" }, F_MTU, 1280 },
+	{ { "-t", "h", "--repeat", "5" }, F_REPEAT, 5 },
+	{ { "-t", "h" }, F_REPEAT, 1 },
+	{ { "-t", "h", "--sweep", "mtu=1500,9000" }, F_NAXES, 1 },
+	{ { "-t", "h", "--sweep", "mtu=1500,9000", "--sweep", "cc=reno" },
+	    F_NAXES, 2 },
+	{ { "-r", "--allow-mtu" }, F_ALLOW_MTU, 1 },
+	{ { "--restore" }, F_ROLE, GB_ROLE_RESTORE },
 	{ { "-t", "h" }, F_CAPTURE, 0 },
 	{ { "-t", "h", "--capture" }, F_CAPTURE, 1 },
 	{ { "-t", "h" }, F_FORCE_BUFS, 0 },
@@ -202,6 +212,30 @@ static const struct bad_case bad_cases[] = {
 	    "99999999999999999999", NULL },
 	{ { "-t", "h", "--link-rate=" }, "--link-rate", "\"\"", NULL },
 	{ { "-t", "h", "--capture=1" }, "--capture", "1", NULL },
+	{ { "-t", "h", "--mtu", "1279" }, "--mtu", "1279", NULL },
+	{ { "-t", "h", "--mtu", "65536" }, "--mtu", "65536", NULL },
+	{ { "-t", "h", "--repeat", "0" }, "--repeat", "0", NULL },
+	{ { "-t", "h", "--repeat", "1001" }, "--repeat", "1001", NULL },
+	{ { "-t", "h", "-C", "a/b" }, "-C", "a/b", NULL },
+	{ { "-t", "h", "-C", "averyveryverylongname" }, "-C",
+	    "averyveryverylongname", NULL },
+	{ { "-t", "h", "--confidence", "95" }, "--confidence", "95", NULL },
+	{ { "-t", "h", "--confidence", "80,5" }, "--confidence", "80,5",
+	    NULL },
+	{ { "-t", "h", "--confidence", "95,0" }, "--confidence", "95,0",
+	    NULL },
+	{ { "-t", "h", "--confidence", "95,51" }, "--confidence", "95,51",
+	    NULL },
+	{ { "-t", "h", "--confidence", "95,2x" }, "--confidence", "95,2x",
+	    NULL },
+	{ { "-t", "h", "--sweep", "mtu=900" }, "--sweep", "900", NULL },
+	{ { "-t", "h", "--sweep", "foo=1" }, "--sweep", "foo", NULL },
+	{ { "-t", "h", "--mtu", "9000", "--sweep", "mtu=1500" }, "--mtu",
+	    "--sweep", NULL },
+	{ { "-t", "h", "-C", "reno", "--sweep", "cc=bbr" }, "-C", "--sweep",
+	    NULL },
+	{ { "--restore", "-t", "h" }, "--restore", "--restore", NULL },
+	{ { "-t", "h", "--csv", "" }, "--csv", "\"\"", NULL },
 	{ { "-t", "h", "--rcvbuf", "x" }, "--rcvbuf", "x", NULL },
 	{ { "-t", "h", "--rcvbuf=" }, "--rcvbuf", "\"\"", NULL },
 	/* -f */
@@ -430,6 +464,10 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_CAPTURE:		return (uint64_t)p->capture;
 	case F_FORCE_BUFS:	return (uint64_t)p->force_bufs;
 	case F_LINK_MBPS:	return p->link_mbps;
+	case F_MTU:		return p->mtu;
+	case F_REPEAT:		return o->repeat;
+	case F_NAXES:		return o->sweep.naxes;
+	case F_ALLOW_MTU:	return (uint64_t)o->allow_mtu;
 	}
 	return UINT64_MAX;
 }
@@ -596,6 +634,8 @@ value_for(const char *argname)
 		{ "addr", "127.0.0.1" }, { "count", "5" }, { "iface", "lo" },
 		{ "mss", "1000" }, { "port", "5001" }, { "seconds", "1" },
 		{ "rate", "1g" }, { "size", "64K" }, { "streams", "2" },
+		{ "algo", "cubic" }, { "spec", "95,2" }, { "file", "/tmp/x" },
+		{ "mtu", "9000" }, { "n", "3" }, { "param=list", "mtu=1500" },
 		{ "unit", "g" },
 	};
 	size_t	i;
@@ -621,8 +661,9 @@ check_listed(const char *opt, const char *argname)
 	if (strcmp(opt, "-t") == 0 || strcmp(opt, "--transmit") == 0) {
 		args[n++] = opt;
 		args[n++] = "h";
-	} else if (strcmp(opt, "-S") == 0 || strcmp(opt, "--server") == 0)
-		args[n++] = opt;
+	} else if (strcmp(opt, "-S") == 0 || strcmp(opt, "--server") == 0 ||
+	    strcmp(opt, "--restore") == 0)
+		args[n++] = opt;	/* a role of its own */
 	else {
 		args[n++] = "-r";
 		args[n++] = opt;

@@ -94,6 +94,8 @@ test_roundtrip_hello(void **state)
 	in.params.force_bufs = 1;
 	in.params.capture = 1;
 	in.params.link_mbps = 1000;
+	in.params.mtu = 9000;
+	strcpy(in.params.cc, "bbr");
 	roundtrip(&in, &out);
 	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
 	assert_string_not_equal(out.version, "");
@@ -291,7 +293,7 @@ struct bad_body {
 
 #define P_OK "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000," \
 	"\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,\"interval_ms\":0," \
-	"\"link_mbps\":0"
+	"\"link_mbps\":0,\"mtu\":0,\"cc\":\"\""
 
 static const struct bad_body bad_bodies[] = {
 	{ PROTO_HELLO, "", "not a JSON object" },
@@ -310,41 +312,59 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":\"131072\",\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":0,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":-1,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "nbuf" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "nbuf" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":129,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "streams" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "streams" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":1.5e9,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "duration_ms" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "duration_ms" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":10,"
-	    "\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "mss" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "mss" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":20000,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "interval" },
+	    "\"interval_ms\":20000,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "interval" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":18446744073709551615,\"rcvbuf\":0,"
-	    "\"mss\":0,\"interval_ms\":0,\"link_mbps\":0,\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "" },
+	    "\"mss\":0,\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK ",\"nodelay\":false}}", "force_bufs" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK ",\"nodelay\":false,\"force_bufs\":0}}", "force_bufs" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK ",\"nodelay\":false,\"force_bufs\":false}}", "capture" },
+	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
+	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":900,\"cc\":\"\","
+	    "\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}",
+	    "mtu" },
+	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
+	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,"
+	    "\"cc\":\"../../x\",\"nodelay\":false,\"force_bufs\":false,"
+	    "\"capture\":false}}", "congestion" },
+	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
+	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,"
+	    "\"cc\":\"averyveryverylongname\",\"nodelay\":false,"
+	    "\"force_bufs\":false,\"capture\":false}}", "cc" },
 	{ PROTO_ACCEPT, "{}", "token" },
 	{ PROTO_ACCEPT, "{\"token\":\"xyz\"}", "token" },
 	{ PROTO_ACCEPT, "{\"token\":\"" TOKEN "0\"}", "token" },

@@ -556,7 +556,9 @@ test_json_params(void **state)
 	assert_true(json_is_false(json_object_get(j, "force_bufs")));
 	assert_true(json_is_false(json_object_get(j, "capture")));
 	assert_true(json_is_null(json_object_get(j, "link_mbps")));
-	assert_int_equal(json_object_size(j), 13);
+	assert_true(json_is_null(json_object_get(j, "mtu")));
+	assert_true(json_is_null(json_object_get(j, "cc")));
+	assert_int_equal(json_object_size(j), 15);
 	json_decref(j);
 	p.link_mbps = 1000;
 	p.capture = 1;

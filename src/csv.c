@@ -1,0 +1,249 @@
+/*
+ * csv.c: --csv FILE, one row per run of a sweep: the point, the repeat,
+ * the swept values, every parameter and every measured figure of both
+ * ends, so that a spreadsheet or pandas needs nothing else.
+ *
+ * RFC 4180: records end in CRLF, a field holding a comma, a quote, CR or
+ * LF is quoted and its quotes doubled.  A figure that was not measured
+ * (its has-flag is 0, or the run failed) is an empty field, never 0.  The
+ * column order is a contract (documented in the man page and tested):
+ * add columns at the end of a group, never reorder.  Reals are "%.9g":
+ * more digits than any measurement has, fewer than the noise of %.17g.
+ *
+ * Only formats: the FILE is the one side effect.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "csv.h"
+
+#define CSV_EOL		"\r\n"
+#define CSV_FIELD_LEN	64
+
+static const char *const csv_param_cols[] = {
+	"direction", "buflen", "nbuf", "duration_s", "streams", "sndbuf",
+	"rcvbuf", "mss", "nodelay", "mtu_set", "cc",
+};
+
+static const char *const csv_result_cols[] = {
+	"bytes", "seconds", "mbps", "megabytes",
+};
+
+static const char *const csv_side_cols[] = {
+	"bytes", "seconds", "mbps", "process_pct", "user_pct", "sys_pct",
+	"host_busy_pct", "host_user_pct", "host_sys_pct", "host_irq_pct",
+	"host_softirq_pct", "max_cpu_busy_pct", "interface", "interrupts",
+	"rx_packets", "tx_packets", "irq_per_packet", "irq_per_segment",
+	"net_rx_softirqs", "net_tx_softirqs", "sndbuf_requested",
+	"sndbuf_actual", "rcvbuf_requested", "rcvbuf_actual", "retransmits",
+	"rtt_us", "cwnd", "mss", "data_segs_out", "data_segs_in", "mtu",
+	"warnings",
+};
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+static void	csv_field(FILE *, const char *);
+static void	csv_uint(FILE *, int, uint64_t);
+static void	csv_real(FILE *, int, double);
+static void	csv_blanks(FILE *, size_t);
+static void	csv_params(FILE *, const struct gb_params *,
+		    const struct sweep_setting *);
+static void	csv_side(FILE *, const struct gb_side *);
+static void	csv_findings(FILE *, const struct gb_result *);
+
+/* A comma, then the field, quoted only when RFC 4180 says it must be. */
+static void
+csv_field(FILE *fp, const char *s)
+{
+	const char	*c;
+
+	fputc(',', fp);
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (c = s; *c != '\0'; c++) {
+		if (*c == '"')
+			fputc('"', fp);
+		fputc(*c, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+csv_uint(FILE *fp, int has, uint64_t v)
+{
+	if (has)
+		fprintf(fp, ",%" PRIu64, v);
+	else
+		fputc(',', fp);
+}
+
+static void
+csv_real(FILE *fp, int has, double v)
+{
+	if (has)
+		fprintf(fp, ",%.9g", v);
+	else
+		fputc(',', fp);
+}
+
+static void
+csv_blanks(FILE *fp, size_t n)
+{
+	while (n-- > 0)
+		fputc(',', fp);
+}
+
+void
+csv_header(FILE *fp, const struct sweep *s)
+{
+	static const char *const prefix[] = { "tx_", "rx_" };
+	size_t		i, k;
+	unsigned	a;
+
+	fputs("point,repeat", fp);
+	for (a = 0; a < s->naxes; a++)
+		fprintf(fp, ",%s", sweep_param_name(s->axes[a].param));
+	for (i = 0; i < NELEM(csv_param_cols); i++)
+		fprintf(fp, ",%s", csv_param_cols[i]);
+	for (i = 0; i < NELEM(csv_result_cols); i++)
+		fprintf(fp, ",%s", csv_result_cols[i]);
+	for (k = 0; k < NELEM(prefix); k++)
+		for (i = 0; i < NELEM(csv_side_cols); i++)
+			fprintf(fp, ",%s%s", prefix[k], csv_side_cols[i]);
+	fputs(",diagnosis,error" CSV_EOL, fp);
+}
+
+/*
+ * The test's parameters.  mtu_set and cc are what the run asked for: the
+ * swept setting, else --mtu and -C; empty when left alone.
+ */
+static void
+csv_params(FILE *fp, const struct gb_params *p,
+    const struct sweep_setting *set)
+{
+	uint32_t	 mtu = p->mtu;
+	const char	*cc = p->cc;
+
+	if (set != NULL && set->mtu != 0)
+		mtu = set->mtu;
+	if (set != NULL && set->cc[0] != '\0')
+		cc = set->cc;
+	csv_field(fp, p->direction == GB_DIR_CLIENT_RECEIVES ?
+	    "client_receives" : "client_sends");
+	csv_uint(fp, 1, p->buflen);
+	csv_uint(fp, 1, p->nbuf);
+	fprintf(fp, ",%.3f", p->duration_ms / 1000.0);
+	csv_uint(fp, 1, p->streams);
+	csv_uint(fp, 1, p->sndbuf);
+	csv_uint(fp, 1, p->rcvbuf);
+	csv_uint(fp, 1, p->mss);
+	csv_uint(fp, 1, p->nodelay != 0);
+	csv_uint(fp, mtu != 0, mtu);
+	csv_field(fp, cc);
+}
+
+/* One end's figures, in csv_side_cols order; all empty if it has none. */
+static void
+csv_side(FILE *fp, const struct gb_side *d)
+{
+	const struct gb_host_cpu	*h = &d->host_cpu;
+	const struct gb_iface_figures	*f = &d->iface;
+	const struct gb_tcp		*t = &d->tcp;
+	int				 y = d->has, th = y && t->has;
+
+	if (!y) {
+		csv_blanks(fp, NELEM(csv_side_cols));
+		return;
+	}
+	csv_uint(fp, 1, d->bytes);
+	csv_real(fp, 1, d->seconds);
+	csv_real(fp, 1, d->mbps);
+	csv_real(fp, 1, d->cpu.process_pct);
+	csv_real(fp, 1, d->cpu.user_pct);
+	csv_real(fp, 1, d->cpu.sys_pct);
+	csv_real(fp, h->has, h->busy_pct);
+	csv_real(fp, h->has, h->user_pct);
+	csv_real(fp, h->has, h->sys_pct);
+	csv_real(fp, h->has, h->irq_pct);
+	csv_real(fp, h->has, h->softirq_pct);
+	csv_real(fp, h->has && h->max_cpu >= 0, h->max_cpu_busy_pct);
+	csv_field(fp, f->name);
+	csv_uint(fp, f->has_interrupts, f->interrupts);
+	csv_uint(fp, f->has_counters, f->rx_packets);
+	csv_uint(fp, f->has_counters, f->tx_packets);
+	csv_real(fp, f->has_irq_per_packet, f->irq_per_packet);
+	csv_real(fp, f->has_irq_per_segment, f->irq_per_segment);
+	csv_uint(fp, f->has_softirq, f->net_rx_softirqs);
+	csv_uint(fp, f->has_softirq, f->net_tx_softirqs);
+	csv_uint(fp, d->sndbuf.requested != 0, d->sndbuf.requested);
+	csv_uint(fp, 1, d->sndbuf.actual);
+	csv_uint(fp, d->rcvbuf.requested != 0, d->rcvbuf.requested);
+	csv_uint(fp, 1, d->rcvbuf.actual);
+	csv_uint(fp, th, t->retransmits);
+	csv_uint(fp, th, t->rtt_us);
+	csv_uint(fp, th, t->cwnd);
+	csv_uint(fp, th, t->mss);
+	csv_uint(fp, th, t->data_segs_out);
+	csv_uint(fp, th, t->data_segs_in);
+	csv_uint(fp, d->context.has && d->context.mtu >= 0,
+	    (uint64_t)d->context.mtu);
+	csv_uint(fp, 1, d->nwarnings);
+}
+
+/* "cpu_bound;window_limited": codes only, the text is in JSON. */
+static void
+csv_findings(FILE *fp, const struct gb_result *r)
+{
+	char		buf[GB_MAX_FINDINGS * 25];
+	size_t		n = 0;
+	unsigned	i;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->nfindings && i < GB_MAX_FINDINGS; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+		    i > 0 ? ";" : "", r->findings[i].code);
+	csv_field(fp, buf);
+}
+
+void
+csv_row(FILE *fp, const struct sweep *s, unsigned point, unsigned repeat,
+    const struct gb_params *p, const struct sweep_setting *set,
+    const struct gb_result *r, const char *error)
+{
+	char			 buf[CSV_FIELD_LEN];
+	const struct gb_side	*d;
+	unsigned		 a;
+
+	fprintf(fp, "%u,%u", point, repeat);
+	for (a = 0; a < s->naxes; a++) {
+		/* Numbers in full (65536, not 64K), for the spreadsheet. */
+		if (s->axes[a].param == SWEEP_CC)
+			csv_field(fp, sweep_value_text(s, a, point, buf,
+			    sizeof(buf)));
+		else
+			fprintf(fp, ",%.0f", sweep_value(s, a, point));
+	}
+	csv_params(fp, p, set);
+	if (r == NULL) {
+		csv_blanks(fp, NELEM(csv_result_cols) +
+		    2 * NELEM(csv_side_cols) + 1);
+	} else {
+		/* Delivered figures: the receiver's, else the sender's. */
+		d = r->receiver.has || !r->sender.has ? &r->receiver :
+		    &r->sender;
+		csv_uint(fp, d->has, d->bytes);
+		csv_real(fp, d->has, d->seconds);
+		csv_real(fp, d->has, d->mbps);
+		csv_real(fp, d->has, result_megabytes(d->bytes));
+		csv_side(fp, &r->sender);
+		csv_side(fp, &r->receiver);
+		csv_findings(fp, r);
+	}
+	csv_field(fp, error != NULL ? error : "");
+	fputs(CSV_EOL, fp);
+}

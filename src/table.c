@@ -1,0 +1,325 @@
+/*
+ * table.c: the summary of a sweep with repetitions, one row per point.
+ * Each point's runs are accumulated as they finish (Mbps delivered, each
+ * end's process CPU %, irq/pkt where the interface said, retransmits and
+ * warnings), summarised with stats.c, and rendered as the stdout table
+ * or as JSON.
+ *
+ * Like report.c it only formats: a figure no run could measure is "n/a"
+ * in the table and null in JSON, never 0.  A confidence interval needs
+ * two runs; with one, the table says "+- n/a" and JSON has a null sd and
+ * interval.  The table is ASCII only ("+-", not a plus-minus sign) so
+ * that terminals, logs and golden files agree.  No I/O beyond the FILE.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "table.h"
+#include "units.h"
+
+#define TABLE_CELL_LEN	64
+#define TABLE_AXIS_MIN	6	/* narrowest axis column, before its gap */
+
+static int	 table_axis_width(const struct sweep *, unsigned,
+		    const struct table_point *, unsigned);
+static void	 table_header(FILE *, const struct sweep *, const int *,
+		    const struct table_point *, char, int);
+static void	 table_row(FILE *, const struct sweep *, const int *,
+		    const struct table_point *, char, int);
+static const char *table_real(char *, size_t, const struct stats *,
+		     const char *);
+static void	 table_label(char *, size_t, const struct sweep *, unsigned);
+static void	 table_confidence(FILE *, const struct sweep *,
+		    const struct table_point *);
+static json_t	*table_real_json(int, double);
+static json_t	*table_stats_json(const struct stats *);
+static json_t	*table_values_json(const struct sweep *, unsigned);
+static json_t	*table_point_json(const struct sweep *,
+		    const struct table_point *);
+
+void
+table_acc_init(struct table_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+	stats_init(&a->mbps);
+	stats_init(&a->cpu_tx);
+	stats_init(&a->cpu_rx);
+	stats_init(&a->irq_tx);
+	stats_init(&a->irq_rx);
+}
+
+void
+table_acc_add(struct table_acc *a, const struct gb_result *r)
+{
+	const struct gb_side *tx = &r->sender, *rx = &r->receiver;
+
+	a->nruns++;
+	/* Delivered figures: the receiver's, else what the sender sent. */
+	if (rx->has)
+		stats_add(&a->mbps, rx->mbps);
+	else if (tx->has)
+		stats_add(&a->mbps, tx->mbps);
+	if (tx->has)
+		stats_add(&a->cpu_tx, tx->cpu.process_pct);
+	if (rx->has)
+		stats_add(&a->cpu_rx, rx->cpu.process_pct);
+	if (tx->has && tx->iface.has_irq_per_packet)
+		stats_add(&a->irq_tx, tx->iface.irq_per_packet);
+	if (rx->has && rx->iface.has_irq_per_packet)
+		stats_add(&a->irq_rx, rx->iface.irq_per_packet);
+	if (tx->has && tx->tcp.has)
+		a->retransmits += tx->tcp.retransmits;
+	a->nwarnings += tx->nwarnings + rx->nwarnings;
+}
+
+void
+table_acc_fail(struct table_acc *a)
+{
+	a->nfailed++;
+}
+
+void
+table_point_finish(const struct table_acc *a, unsigned point, double level,
+    struct table_point *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->point = point;
+	p->nruns = a->nruns;
+	p->nfailed = a->nfailed;
+	stats_summary(&a->mbps, level, &p->mbps);
+	stats_summary(&a->cpu_tx, level, &p->cpu_tx);
+	stats_summary(&a->cpu_rx, level, &p->cpu_rx);
+	stats_summary(&a->irq_tx, level, &p->irq_tx);
+	stats_summary(&a->irq_rx, level, &p->irq_rx);
+	p->retransmits = a->retransmits;
+	p->nwarnings = a->nwarnings;
+	p->ci_met = -1;		/* the caller knows what was asked */
+	p->ci_width_pct = 0;
+}
+
+/* An axis column: as wide as its name or its widest value. */
+static int
+table_axis_width(const struct sweep *s, unsigned axis,
+    const struct table_point *pts, unsigned npoints)
+{
+	char		buf[TABLE_CELL_LEN];
+	size_t		w = strlen(sweep_param_name(s->axes[axis].param));
+	unsigned	i;
+
+	for (i = 0; i < npoints; i++) {
+		sweep_value_text(s, axis, pts[i].point, buf, sizeof(buf));
+		if (strlen(buf) > w)
+			w = strlen(buf);
+	}
+	return (int)(w < TABLE_AXIS_MIN ? TABLE_AXIS_MIN : w);
+}
+
+static void
+table_header(FILE *fp, const struct sweep *s, const int *width,
+    const struct table_point *first, char unit, int fail)
+{
+	char		 rate[TABLE_CELL_LEN];
+	const char	*label;
+	unsigned	 a;
+
+	for (a = 0; a < s->naxes; a++)
+		fprintf(fp, "%-*s  ", width[a],
+		    sweep_param_name(s->axes[a].param));
+	units_rate(0, unit, &label);
+	snprintf(rate, sizeof(rate), "%s (%g%% CI)", label,
+	    first->mbps.level * 100);
+	fprintf(fp, "%-25s%3s%5s%12s%11s%8s%5s%s\n", rate, "%TX", "%RX",
+	    "irq/pkt-TX", "irq/pkt-RX", "retrans", "warn",
+	    fail ? " fail" : "");
+}
+
+/* A statistic's mean in fmt, or "n/a" when no run measured it. */
+static const char *
+table_real(char *buf, size_t len, const struct stats *st, const char *fmt)
+{
+	if (st->n == 0)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, fmt, st->mean);
+	return buf;
+}
+
+static void
+table_row(FILE *fp, const struct sweep *s, const int *width,
+    const struct table_point *p, char unit, int fail)
+{
+	char		 rate[TABLE_CELL_LEN], tx[TABLE_CELL_LEN];
+	char		 rx[TABLE_CELL_LEN], itx[TABLE_CELL_LEN];
+	char		 irx[TABLE_CELL_LEN];
+	unsigned	 a;
+
+	for (a = 0; a < s->naxes; a++)
+		fprintf(fp, "%-*s  ", width[a], sweep_value_text(s, a,
+		    p->point, rate, sizeof(rate)));
+	if (p->mbps.n == 0)
+		snprintf(rate, sizeof(rate), "n/a");
+	else if (p->mbps.n < 2)
+		snprintf(rate, sizeof(rate), "%.2f +- n/a",
+		    units_rate(p->mbps.mean * 1e6, unit, NULL));
+	else
+		snprintf(rate, sizeof(rate), "%.2f +- %.2f",
+		    units_rate(p->mbps.mean * 1e6, unit, NULL),
+		    units_rate(p->mbps.ci_half * 1e6, unit, NULL));
+	fprintf(fp, "%-25s%3s%5s%12s%11s%8" PRIu64 "%5u", rate,
+	    table_real(tx, sizeof(tx), &p->cpu_tx, "%.0f"),
+	    table_real(rx, sizeof(rx), &p->cpu_rx, "%.0f"),
+	    table_real(itx, sizeof(itx), &p->irq_tx, "%.3f"),
+	    table_real(irx, sizeof(irx), &p->irq_rx, "%.3f"),
+	    p->retransmits, p->nwarnings);
+	if (fail)
+		fprintf(fp, "%5u", p->nfailed);
+	fputc('\n', fp);
+}
+
+/* "mtu=9000 window=64K", or the point's index when nothing is swept. */
+static void
+table_label(char *buf, size_t len, const struct sweep *s, unsigned point)
+{
+	char		val[TABLE_CELL_LEN];
+	size_t		n = 0;
+	unsigned	a;
+
+	snprintf(buf, len, "%u", point);
+	for (a = 0; a < s->naxes && n < len; a++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s",
+		    a > 0 ? " " : "", sweep_param_name(s->axes[a].param),
+		    sweep_value_text(s, a, point, val, sizeof(val)));
+}
+
+static void
+table_confidence(FILE *fp, const struct sweep *s,
+    const struct table_point *p)
+{
+	char		label[256];
+	const char	*runs = p->nruns == 1 ? "run" : "runs";
+
+	table_label(label, sizeof(label), s, p->point);
+	fprintf(fp, "point %s: ", label);
+	if (p->mbps.n < 2 || p->mbps.mean == 0)
+		fprintf(fp, "no %g%% CI within the %g %% asked after %u %s\n",
+		    p->mbps.level * 100, p->ci_width_pct, p->nruns, runs);
+	else
+		fprintf(fp, "%g%% CI +-%.3g %% wider than the %g %% asked "
+		    "after %u %s\n", p->mbps.level * 100,
+		    p->mbps.ci_half / fabs(p->mbps.mean) * 100,
+		    p->ci_width_pct, p->nruns, runs);
+}
+
+void
+table_text(FILE *fp, const struct sweep *s, const struct table_point *pts,
+    unsigned npoints, char unit)
+{
+	int		width[SWEEP_MAX_AXES];
+	int		fail = 0;
+	unsigned	i, a;
+
+	if (npoints == 0)
+		return;
+	for (a = 0; a < s->naxes; a++)
+		width[a] = table_axis_width(s, a, pts, npoints);
+	for (i = 0; i < npoints; i++)
+		if (pts[i].nfailed > 0)
+			fail = 1;
+	table_header(fp, s, width, &pts[0], unit, fail);
+	for (i = 0; i < npoints; i++)
+		table_row(fp, s, width, &pts[i], unit, fail);
+	for (i = 0; i < npoints; i++)
+		if (pts[i].ci_met == 0)
+			table_confidence(fp, s, &pts[i]);
+}
+
+/* null when unknown or not finite (jansson refuses NaN and infinities). */
+static json_t *
+table_real_json(int has, double v)
+{
+	return has && isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+table_stats_json(const struct stats *st)
+{
+	int	ci = st->n >= 2;
+
+	if (st->n == 0)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "n", (json_int_t)st->n, "mean", table_real_json(1, st->mean),
+	    "sd", table_real_json(ci, st->sd),
+	    "min", table_real_json(1, st->min),
+	    "max", table_real_json(1, st->max),
+	    "ci_lo", table_real_json(ci, st->ci_lo),
+	    "ci_hi", table_real_json(ci, st->ci_hi),
+	    "level", table_real_json(1, st->level));
+}
+
+/* {"mtu": 9000, "cc": "bbr"}: numbers for numbers, names for names. */
+static json_t *
+table_values_json(const struct sweep *s, unsigned point)
+{
+	char		 buf[TABLE_CELL_LEN];
+	json_t		*o, *v;
+	unsigned	 a;
+
+	if ((o = json_object()) == NULL)
+		return NULL;
+	for (a = 0; a < s->naxes; a++) {
+		if (s->axes[a].param == SWEEP_CC)
+			v = json_string(sweep_value_text(s, a, point, buf,
+			    sizeof(buf)));
+		else
+			v = json_integer((json_int_t)sweep_value(s, a, point));
+		if (json_object_set_new(o, sweep_param_name(s->axes[a].param),
+		    v) == -1) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static json_t *
+table_point_json(const struct sweep *s, const struct table_point *p)
+{
+	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I,"
+	    " s:o}",
+	    "values", table_values_json(s, p->point),
+	    "runs", (json_int_t)p->nruns, "failed", (json_int_t)p->nfailed,
+	    "mbps", table_stats_json(&p->mbps),
+	    "cpu_tx", table_stats_json(&p->cpu_tx),
+	    "cpu_rx", table_stats_json(&p->cpu_rx),
+	    "irq_tx", table_stats_json(&p->irq_tx),
+	    "irq_rx", table_stats_json(&p->irq_rx),
+	    "retransmits", (json_int_t)p->retransmits,
+	    "warnings", (json_int_t)p->nwarnings,
+	    "confidence_met", p->ci_met < 0 ? json_null() :
+	    json_boolean(p->ci_met));
+}
+
+json_t *
+table_json(const struct sweep *s, const struct table_point *pts,
+    unsigned npoints)
+{
+	json_t		*a, *o;
+	unsigned	 i;
+
+	if ((a = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < npoints; i++) {
+		if ((o = table_point_json(s, &pts[i])) == NULL ||
+		    json_array_append_new(a, o) == -1) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}

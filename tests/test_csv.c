@@ -1,0 +1,416 @@
+/*
+ * test_csv.c: csv.c.  The header is a contract, so it is spelled out
+ * here in full for a 1-axis and a 2-axis sweep.  Rows are rendered into
+ * open_memstream() and read back with a small RFC 4180 reader, so each
+ * field is checked by its column's name; one full row is also compared
+ * byte for byte.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+#define SIDE_COLS(p)							\
+	p "bytes," p "seconds," p "mbps," p "process_pct," p "user_pct,"  \
+	p "sys_pct," p "host_busy_pct," p "host_user_pct," p "host_sys_pct," \
+	p "host_irq_pct," p "host_softirq_pct," p "max_cpu_busy_pct,"	\
+	p "interface," p "interrupts," p "rx_packets," p "tx_packets,"	\
+	p "irq_per_packet," p "irq_per_segment," p "net_rx_softirqs,"	\
+	p "net_tx_softirqs," p "sndbuf_requested," p "sndbuf_actual,"	\
+	p "rcvbuf_requested," p "rcvbuf_actual," p "retransmits,"	\
+	p "rtt_us," p "cwnd," p "mss," p "data_segs_out," p "data_segs_in," \
+	p "mtu," p "warnings,"
+
+#define PARAM_COLS							\
+	"direction,buflen,nbuf,duration_s,streams,sndbuf,rcvbuf,mss,"	\
+	"nodelay,mtu_set,cc,bytes,seconds,mbps,megabytes,"
+
+static const char header_mtu[] = "point,repeat,mtu," PARAM_COLS
+    SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error\r\n";
+static const char header_window_cc[] = "point,repeat,window,cc," PARAM_COLS
+    SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error\r\n";
+
+#define MAX_FIELDS	128
+
+struct record {
+	unsigned	 n;
+	char		*f[MAX_FIELDS];
+};
+
+/* One RFC 4180 record ending in CRLF at *sp; advances *sp past it. */
+static void
+record_read(const char **sp, struct record *r)
+{
+	const char	*s = *sp;
+	char		 buf[1024];
+	size_t		 n;
+
+	memset(r, 0, sizeof(*r));
+	for (;;) {
+		n = 0;
+		if (*s == '"') {
+			for (s++; !(s[0] == '"' && s[1] != '"'); s++) {
+				assert_true(*s != '\0');
+				if (*s == '"')
+					s++;
+				buf[n++] = *s;
+			}
+			s++;
+		} else {
+			while (*s != ',' && *s != '\r' && *s != '\0') {
+				/* Unquoted fields hold no quote or LF. */
+				assert_true(*s != '"' && *s != '\n');
+				buf[n++] = *s++;
+			}
+		}
+		buf[n] = '\0';
+		assert_true(r->n < MAX_FIELDS);
+		r->f[r->n++] = strdup(buf);
+		if (*s != ',')
+			break;
+		s++;
+	}
+	assert_true(s[0] == '\r' && s[1] == '\n');
+	*sp = s + 2;
+}
+
+static void
+record_free(struct record *r)
+{
+	unsigned	i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->f[i]);
+}
+
+/*
+ * The field of row under the header's column name.  An axis over mss,
+ * streams or cc shares its name with a parameter's column; the last one,
+ * the parameter, is the one found.
+ */
+static const char *
+field(const struct record *hdr, const struct record *row, const char *name)
+{
+	unsigned	i;
+
+	for (i = hdr->n; i-- > 0;)
+		if (strcmp(hdr->f[i], name) == 0)
+			return row->f[i];
+	fail_msg("no column %s", name);
+	return NULL;
+}
+
+static void
+fill_params(struct gb_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->direction = GB_DIR_CLIENT_SENDS;
+	p->buflen = 131072;
+	p->duration_ms = 10000;
+	p->streams = 1;
+	p->interval_ms = 1000;
+}
+
+static void
+fill_side(struct gb_side *s, int tx)
+{
+	struct gb_iface_figures	*f = &s->iface;
+
+	s->has = 1;
+	s->bytes = UINT64_C(1175000000);
+	s->seconds = 10.0;
+	s->mbps = tx ? 940.1 : 940.0;
+	s->cpu.user_pct = 0.5;
+	s->cpu.sys_pct = 20.0;
+	s->cpu.process_pct = 20.5;
+	s->host_cpu.has = 1;
+	s->host_cpu.busy_pct = 4.0;
+	s->host_cpu.user_pct = 0.2;
+	s->host_cpu.sys_pct = 2.6;
+	s->host_cpu.irq_pct = 0.2;
+	s->host_cpu.softirq_pct = 1.0;
+	s->host_cpu.max_cpu = 3;
+	s->host_cpu.max_cpu_busy_pct = 31.0;
+	strcpy(f->name, "eth0");
+	f->has_counters = 1;
+	f->tx_packets = tx ? 811000 : 40500;
+	f->rx_packets = tx ? 40500 : 811000;
+	f->has_interrupts = 1;
+	f->interrupts = 40550;
+	f->has_irq_per_packet = 1;
+	f->irq_per_packet = 0.05;
+	f->has_irq_per_segment = 1;
+	f->irq_per_segment = 0.25;
+	f->has_softirq = 1;
+	f->net_rx_softirqs = 1000;
+	f->net_tx_softirqs = 2000;
+	s->sndbuf.actual = 16384;
+	s->rcvbuf.requested = 262144;
+	s->rcvbuf.actual = 524288;
+	s->tcp.has = 1;
+	s->tcp.retransmits = tx ? 3 : 0;
+	s->tcp.rtt_us = 210;
+	s->tcp.cwnd = 10;
+	s->tcp.mss = 8948;
+	s->tcp.data_segs_out = tx ? 811000 : 0;
+	s->tcp.data_segs_in = tx ? 5 : 811000;
+	s->context.has = 1;
+	s->context.mtu = 9000;
+	s->nwarnings = tx;
+}
+
+static char *
+render(const struct sweep *s, int header, unsigned point, unsigned repeat,
+    const struct gb_params *p, const struct sweep_setting *set,
+    const struct gb_result *r, const char *error)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
+
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	if (header)
+		csv_header(fp, s);
+	else
+		csv_row(fp, s, point, repeat, p, set, r, error);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+static void
+test_header(void **state)
+{
+	struct sweep	 s;
+	char		 err[256], *got;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=1500,9000", err, sizeof(err)),
+	    0);
+	got = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	assert_string_equal(got, header_mtu);
+	free(got);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "window=64K,1M", err, sizeof(err)),
+	    0);
+	assert_int_equal(sweep_parse(&s, "cc=cubic,bbr", err, sizeof(err)), 0);
+	got = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	assert_string_equal(got, header_window_cc);
+	free(got);
+}
+
+/* Every figure known: the whole row, byte for byte. */
+static void
+test_row_full(void **state)
+{
+	static const char want[] = "1,2,9000,"
+	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,"
+	    "1175000000,10,940,1120.56732,"
+	    "1175000000,10,940.1,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
+	    "40500,811000,0.05,0.25,1000,2000,,16384,262144,524288,3,210,10,"
+	    "8948,811000,5,9000,1,"
+	    "1175000000,10,940,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
+	    "811000,40500,0.05,0.25,1000,2000,,16384,262144,524288,0,210,10,"
+	    "8948,0,811000,9000,0,"
+	    "cpu_bound;window_limited,\r\n";
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct sweep_setting	 set = { 9000, "bbr" };
+	struct gb_result	*r;
+	char			 err[256], *got;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=1500,9000", err, sizeof(err)),
+	    0);
+	fill_params(&p);
+	p.mtu = 1500;			/* --mtu, overridden by the sweep */
+	strcpy(p.cc, "cubic");		/* -C, likewise */
+	r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	fill_side(&r->sender, 1);
+	fill_side(&r->receiver, 0);
+	r->nfindings = 2;
+	strcpy(r->findings[0].code, "cpu_bound");
+	strcpy(r->findings[1].code, "window_limited");
+	got = render(&s, 0, 1, 2, &p, &set, r, NULL);
+	assert_string_equal(got, want);
+	free(got);
+	free(r);
+}
+
+/*
+ * A run with only the sender's figures, no host CPU, no interface
+ * counters, no TCP_INFO, no context: empty fields, never 0.
+ */
+static void
+test_row_unavailable(void **state)
+{
+	static const char *const empty[] = {
+		"mtu_set", "cc", "tx_host_busy_pct", "tx_host_softirq_pct",
+		"tx_max_cpu_busy_pct", "tx_interface", "tx_interrupts",
+		"tx_rx_packets", "tx_tx_packets", "tx_irq_per_packet",
+		"tx_irq_per_segment", "tx_net_rx_softirqs",
+		"tx_sndbuf_requested", "tx_retransmits", "tx_rtt_us",
+		"tx_cwnd", "tx_mss", "tx_data_segs_in", "tx_mtu", "rx_bytes",
+		"rx_mbps", "rx_process_pct", "rx_sndbuf_actual",
+		"rx_warnings", "diagnosis", "error",
+	};
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct sweep_setting	 set = { 0, "" };
+	struct gb_result	*r;
+	struct record		 hdr, row;
+	const char		*cur;
+	char			 err[256], *h, *got;
+	size_t			 i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "window=64K,1M", err, sizeof(err)),
+	    0);
+	assert_int_equal(sweep_parse(&s, "cc=cubic,bbr", err, sizeof(err)), 0);
+	fill_params(&p);
+	p.direction = GB_DIR_CLIENT_RECEIVES;
+	p.sndbuf = p.rcvbuf = 1048576;
+	r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	r->sender.has = 1;
+	r->sender.bytes = 1000000;
+	r->sender.seconds = 2;
+	r->sender.mbps = 4;
+	r->sender.sndbuf.actual = 2097152;
+	r->sender.context.mtu = 1500;		/* context.has 0: ignored */
+	r->sender.host_cpu.max_cpu = 0;
+	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	got = render(&s, 0, 3, 0, &p, &set, r, NULL);
+	cur = h;
+	record_read(&cur, &hdr);
+	cur = got;
+	record_read(&cur, &row);
+	assert_string_equal(cur, "");
+	assert_int_equal(row.n, hdr.n);
+	for (i = 0; i < sizeof(empty) / sizeof(empty[0]); i++)
+		if (strcmp(field(&hdr, &row, empty[i]), "") != 0)
+			fail_msg("%s is \"%s\", want empty", empty[i],
+			    field(&hdr, &row, empty[i]));
+	assert_string_equal(field(&hdr, &row, "point"), "3");
+	assert_string_equal(field(&hdr, &row, "window"), "1048576");
+	assert_string_equal(field(&hdr, &row, "cc"), "");
+	assert_string_equal(row.f[3], "bbr");	/* the axis, not the param */
+	assert_string_equal(field(&hdr, &row, "direction"),
+	    "client_receives");
+	assert_string_equal(field(&hdr, &row, "sndbuf"), "1048576");
+	/* Delivered: the sender's, as nothing else is known. */
+	assert_string_equal(field(&hdr, &row, "mbps"), "4");
+	assert_string_equal(field(&hdr, &row, "bytes"), "1000000");
+	assert_string_equal(field(&hdr, &row, "tx_process_pct"), "0");
+	assert_string_equal(field(&hdr, &row, "tx_sndbuf_actual"), "2097152");
+	assert_string_equal(field(&hdr, &row, "tx_warnings"), "0");
+	record_free(&hdr);
+	record_free(&row);
+	free(h);
+	free(got);
+	free(r);
+}
+
+/* A failed run: parameters, then empty figures and the quoted error. */
+static void
+test_row_failed(void **state)
+{
+	static const char msg[] = "connect to 10.0.0.2 port 5001: refused, "
+	    "\"peer\" said\r\nno";
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct sweep_setting	 set = { 1500, "" };
+	struct record		 hdr, row;
+	const char		*cur;
+	char			 err[256], *h, *got, want[512];
+	unsigned		 i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=1500,9000", err, sizeof(err)),
+	    0);
+	fill_params(&p);
+	got = render(&s, 0, 0, 4, &p, &set, NULL, msg);
+	/* The quotes doubled, the whole field quoted, CR LF kept. */
+	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
+	    "1,0,0,0,0,1500,,%.*s\"connect to 10.0.0.2 port 5001: refused, "
+	    "\"\"peer\"\" said\r\nno\"\r\n", 4 + 2 * 32 + 1,
+	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
+	assert_string_equal(got, want);
+	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	cur = h;
+	record_read(&cur, &hdr);
+	cur = got;
+	record_read(&cur, &row);
+	assert_string_equal(cur, "");
+	assert_int_equal(row.n, hdr.n);
+	assert_string_equal(field(&hdr, &row, "error"), msg);
+	for (i = 14; i < row.n - 1; i++)
+		assert_string_equal(row.f[i], "");
+	record_free(&hdr);
+	record_free(&row);
+	free(h);
+	free(got);
+}
+
+/*
+ * A sweep over nothing (repetitions only) and a NULL setting: mtu_set and
+ * cc come from --mtu and -C.
+ */
+static void
+test_no_axes(void **state)
+{
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct record		 hdr, row;
+	const char		*cur;
+	char			*h, *got;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	fill_params(&p);
+	p.mtu = 4000;
+	strcpy(p.cc, "reno");
+	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	assert_true(strncmp(h, "point,repeat,direction,", 23) == 0);
+	got = render(&s, 0, 0, 9, &p, NULL, NULL, "timeout");
+	cur = h;
+	record_read(&cur, &hdr);
+	cur = got;
+	record_read(&cur, &row);
+	assert_int_equal(row.n, hdr.n);
+	assert_string_equal(field(&hdr, &row, "repeat"), "9");
+	assert_string_equal(field(&hdr, &row, "mtu_set"), "4000");
+	assert_string_equal(field(&hdr, &row, "cc"), "reno");
+	assert_string_equal(field(&hdr, &row, "error"), "timeout");
+	record_free(&hdr);
+	record_free(&row);
+	free(h);
+	free(got);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_row_full),
+		cmocka_unit_test(test_row_unavailable),
+		cmocka_unit_test(test_row_failed),
+		cmocka_unit_test(test_no_axes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,428 @@
+/*
+ * test_sweep.c: sweep.c.  Every parameter at its limits, lists of values
+ * and of both kinds of range (and the two mixed), every error message in
+ * full, the order of the cross product and what sweep_apply writes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sweep.h"
+
+#define KB	(UINT64_C(1) << 10)
+#define MB	(UINT64_C(1) << 20)
+#define GB	(UINT64_C(1) << 30)
+#define END	UINT64_MAX		/* ends a list of wanted values */
+
+/* cmocka 1.1.5 has assert_float_equal only, in single precision. */
+#define assert_near(got, want, eps) do {				\
+	double	g_ = (got), w_ = (want);				\
+	if (!(fabs(g_ - w_) <= (eps)))					\
+		fail_msg("%s = %.12g, want %.12g (+/- %g)", #got, g_,	\
+		    w_, (double)(eps));					\
+} while (0)
+
+/* Any distinct values, so that a stray write shows. */
+static void
+params_fill(struct gb_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->buflen = 131072;
+	p->nbuf = 7;
+	p->duration_ms = 10000;
+	p->streams = 1;
+	p->sndbuf = 11111;
+	p->rcvbuf = 22222;
+	p->mss = 333;
+	p->nodelay = 1;
+	p->interval_ms = 1000;
+}
+
+struct ok_case {
+	const char	*arg;
+	int		 param;
+	uint64_t	 want[12];	/* the first values, then END */
+	unsigned	 n;		/* nvalues when more than fit in want */
+};
+
+static const struct ok_case ok_cases[] = {
+	{ "mtu=1500,4096,9000", SWEEP_MTU, { 1500, 4096, 9000, END }, 0 },
+	{ "mtu=1280", SWEEP_MTU, { 1280, END }, 0 },
+	{ "mtu=65535", SWEEP_MTU, { 65535, END }, 0 },
+	{ "mtu=1500,4096..16384*2", SWEEP_MTU,
+	    { 1500, 4096, 8192, 16384, END }, 0 },
+	{ "mtu=1500..9000+2500", SWEEP_MTU, { 1500, 4000, 6500, 9000, END },
+	    0 },
+	{ "mtu=1500..9000+3000", SWEEP_MTU, { 1500, 4500, 7500, END }, 0 },
+	{ "mss=88,536,1460,65535", SWEEP_MSS, { 88, 536, 1460, 65535, END },
+	    0 },
+	{ "window=4K..1M*2", SWEEP_WINDOW, { 4 * KB, 8 * KB, 16 * KB,
+	    32 * KB, 64 * KB, 128 * KB, 256 * KB, 512 * KB, MB, END }, 0 },
+	{ "window=1K,1G", SWEEP_WINDOW, { KB, GB, END }, 0 },
+	{ "window=4k..100k*4", SWEEP_WINDOW, { 4 * KB, 16 * KB, 64 * KB, END },
+	    0 },
+	{ "sndbuf=1024..4096+1K", SWEEP_SNDBUF,
+	    { 1024, 2048, 3072, 4096, END }, 0 },
+	{ "rcvbuf=64K,128K,2M", SWEEP_RCVBUF, { 64 * KB, 128 * KB, 2 * MB,
+	    END }, 0 },
+	{ "length=16K..64K+16K", SWEEP_LENGTH,
+	    { 16 * KB, 32 * KB, 48 * KB, 64 * KB, END }, 0 },
+	{ "length=1,64M", SWEEP_LENGTH, { 1, 64 * MB, END }, 0 },
+	{ "length=1..64M*8", SWEEP_LENGTH, { 1, 8, 64, 512, 4 * KB, 32 * KB,
+	    256 * KB, 2 * MB, 16 * MB, END }, 0 },
+	{ "streams=1..8*2", SWEEP_STREAMS, { 1, 2, 4, 8, END }, 0 },
+	{ "streams=1..128+1", SWEEP_STREAMS, { 1, 2, 3, END }, 128 },
+	{ "streams=7..7+1", SWEEP_STREAMS, { 7, END }, 0 },
+	{ "streams=5..5*2", SWEEP_STREAMS, { 5, END }, 0 },
+	{ "cc=cubic,bbr,reno", SWEEP_CC, { 0, 1, 2, END }, 0 },
+};
+
+static void
+test_parse_ok(void **state)
+{
+	struct sweep	 s;
+	char		 err[256];
+	const struct ok_case *c;
+	size_t		 i;
+	unsigned	 k, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok_cases) / sizeof(ok_cases[0]); i++) {
+		c = &ok_cases[i];
+		memset(&s, 0, sizeof(s));
+		err[0] = '\0';
+		if (sweep_parse(&s, c->arg, err, sizeof(err)) != 0)
+			fail_msg("%s: %s", c->arg, err);
+		assert_int_equal(s.naxes, 1);
+		assert_int_equal(s.axes[0].param, c->param);
+		for (n = 0; c->want[n] != END; n++)
+			;
+		assert_int_equal(s.axes[0].nvalues, c->n != 0 ? c->n : n);
+		for (k = 0; k < n; k++)
+			if (s.axes[0].values[k] != c->want[k])
+				fail_msg("%s: value %u is %llu, want %llu",
+				    c->arg, k, (unsigned long long)
+				    s.axes[0].values[k],
+				    (unsigned long long)c->want[k]);
+		assert_int_equal(sweep_npoints(&s), s.axes[0].nvalues);
+	}
+}
+
+struct err_case {
+	const char	*arg;
+	const char	*msg;
+};
+
+static const struct err_case err_cases[] = {
+	{ "mtu=900", "--sweep: mtu value out of range (1280-65535): 900" },
+	{ "mtu=1279", "--sweep: mtu value out of range (1280-65535): 1279" },
+	{ "mtu=65536",
+	    "--sweep: mtu value out of range (1280-65535): 65536" },
+	{ "mtu=-1500", "--sweep: mtu value out of range (1280-65535): -1500" },
+	{ "mtu=99999999999999999999999",
+	    "--sweep: mtu value out of range (1280-65535): "
+	    "99999999999999999999999" },
+	{ "mtu=9K", "--sweep: mtu value is not a number: 9K" },
+	{ "mss=87", "--sweep: mss value out of range (88-65535): 87" },
+	{ "mss=65536", "--sweep: mss value out of range (88-65535): 65536" },
+	{ "window=1023", "--sweep: window value out of range (1K-1G): 1023" },
+	{ "window=2G", "--sweep: window value out of range (1K-1G): 2G" },
+	{ "window=12Q", "--sweep: window value is not a size "
+	    "(like 1000, 64K, 1M, 1G): 12Q" },
+	{ "sndbuf=512", "--sweep: sndbuf value out of range (1K-1G): 512" },
+	{ "rcvbuf=1025M", "--sweep: rcvbuf value out of range (1K-1G): 1025M" },
+	{ "length=0", "--sweep: length value out of range (1-64M): 0" },
+	{ "length=65M", "--sweep: length value out of range (1-64M): 65M" },
+	{ "streams=0", "--sweep: streams value out of range (1-128): 0" },
+	{ "streams=129", "--sweep: streams value out of range (1-128): 129" },
+	{ "cc=bb r", "--sweep: cc value is not a congestion control name "
+	    "(letters, digits, _ and -): \"bb r\"" },
+	{ "cc=cubic..bbr", "--sweep: cc value is not a congestion control "
+	    "name (letters, digits, _ and -): \"cubic..bbr\"" },
+	{ "cc=abcdefghijklmnop",
+	    "--sweep: cc value must be 1-15 characters: \"abcdefghijklmnop\"" },
+	{ "cc=cubic,cubic", "--sweep: cc value given twice: cubic" },
+	{ "foo=1", "--sweep: unknown parameter \"foo\" (mtu, mss, window, "
+	    "sndbuf, rcvbuf, length, streams, cc)" },
+	{ "=1", "--sweep: unknown parameter \"\" (mtu, mss, window, "
+	    "sndbuf, rcvbuf, length, streams, cc)" },
+	{ "MTU=1500", "--sweep: unknown parameter \"MTU\" (mtu, mss, window, "
+	    "sndbuf, rcvbuf, length, streams, cc)" },
+	{ "mtu", "--sweep: expected PARAM=LIST: \"mtu\"" },
+	{ "", "--sweep: expected PARAM=LIST: \"\"" },
+	{ "mtu=", "--sweep: no values for mtu" },
+	{ "mtu=1500,,9000", "--sweep: empty value in the mtu list: "
+	    "1500,,9000" },
+	{ "mtu=1500,", "--sweep: empty value in the mtu list: 1500," },
+	{ "mtu=,1500", "--sweep: empty value in the mtu list: ,1500" },
+	{ "mtu=1500,1500", "--sweep: mtu value given twice: 1500" },
+	{ "mtu=1500..9000+500,2000",
+	    "--sweep: mtu value given twice: 2000" },
+	{ "window=4K..1M*1",
+	    "--sweep: range 4K..1M*1: factor must be at least 2" },
+	{ "window=4K..1M*0",
+	    "--sweep: range 4K..1M*0: factor must be at least 2" },
+	{ "length=16K..64K+0",
+	    "--sweep: range 16K..64K+0: step must be at least 1" },
+	{ "window=4K..1M*x",
+	    "--sweep: range 4K..1M*x: factor is not a number: x" },
+	{ "window=4K..1M*2K",
+	    "--sweep: range 4K..1M*2K: factor is not a number: 2K" },
+	{ "length=16K..64K+1Q", "--sweep: range 16K..64K+1Q: step is not a "
+	    "size (like 1000, 64K, 1M, 1G): 1Q" },
+	{ "window=1M..4K*2", "--sweep: range 1M..4K*2: 1M is above 4K" },
+	{ "mtu=9000..1500+1", "--sweep: range 9000..1500+1: 9000 is above "
+	    "1500" },
+	{ "window=4K..1M", "--sweep: range 4K..1M: expected FROM..TO*FACTOR "
+	    "or FROM..TO+STEP" },
+	{ "window=4K..2G*2", "--sweep: window value out of range (1K-1G): 2G" },
+	{ "window=512..1M*2",
+	    "--sweep: window value out of range (1K-1G): 512" },
+	{ "mtu=..9000*2", "--sweep: mtu value is empty: \"\"" },
+	{ "mtu=1500..*2", "--sweep: mtu value is empty: \"\"" },
+	{ "mtu=1280..65535+1",
+	    "--sweep: too many mtu values (max 256): 1280..65535+1" },
+	{ "length=1..64M+1",
+	    "--sweep: too many length values (max 256): 1..64M+1" },
+};
+
+static void
+test_parse_errors(void **state)
+{
+	struct sweep	s, before;
+	char		err[256];
+	size_t		i;
+
+	(void)state;
+	memset(&before, 0, sizeof(before));
+	for (i = 0; i < sizeof(err_cases) / sizeof(err_cases[0]); i++) {
+		memset(&s, 0, sizeof(s));
+		err[0] = '\0';
+		if (sweep_parse(&s, err_cases[i].arg, err, sizeof(err)) != -1)
+			fail_msg("%s: accepted", err_cases[i].arg);
+		assert_string_equal(err, err_cases[i].msg);
+		/* A failed parse leaves the sweep as it was. */
+		assert_memory_equal(&s, &before, sizeof(s));
+	}
+}
+
+/* Errors that depend on the axes already there. */
+static void
+test_parse_axes_errors(void **state)
+{
+	struct sweep	s;
+	char		err[256], big[9 + 120], want[256];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=1500", err, sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "mtu=9000", err, sizeof(err)), -1);
+	assert_string_equal(err, "--sweep: parameter mtu given twice");
+	assert_int_equal(sweep_parse(&s, "window=64K", err, sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "sndbuf=64K", err, sizeof(err)), -1);
+	assert_string_equal(err, "--sweep: window sets sndbuf and rcvbuf, it "
+	    "cannot be swept with sndbuf");
+	assert_int_equal(sweep_parse(&s, "cc=bbr", err, sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "streams=1", err, sizeof(err)), 0);
+	assert_int_equal(s.naxes, SWEEP_MAX_AXES);
+	assert_int_equal(sweep_parse(&s, "length=1K", err, sizeof(err)), -1);
+	assert_string_equal(err, "--sweep: too many parameters (max 4): "
+	    "length=1K");
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "rcvbuf=64K", err, sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "window=64K", err, sizeof(err)), -1);
+	assert_string_equal(err, "--sweep: window sets sndbuf and rcvbuf, it "
+	    "cannot be swept with rcvbuf");
+	/* sndbuf and rcvbuf apart are fine. */
+	assert_int_equal(sweep_parse(&s, "sndbuf=64K", err, sizeof(err)), 0);
+
+	/* 128 x 32 = 4096 points is the most; 128 x 33 is too many. */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "streams=1..128+1", err,
+	    sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "mss=100..132+1", err,
+	    sizeof(err)), -1);
+	assert_string_equal(err, "--sweep: too many points: 128 x 33 mss "
+	    "values is 4224 (max 4096)");
+	assert_int_equal(sweep_parse(&s, "mss=100..131+1", err,
+	    sizeof(err)), 0);
+	assert_int_equal(sweep_npoints(&s), SWEEP_MAX_POINTS);
+
+	/* An item longer than any value could be. */
+	memset(&s, 0, sizeof(s));
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "mtu=1500,", 9);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(sweep_parse(&s, big, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "--sweep: mtu value is too long: %s",
+	    big + 9);
+	assert_string_equal(err, want);
+
+	/* 256 values is the most on an axis. */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=1280..1535+1", err,
+	    sizeof(err)), 0);
+	assert_int_equal(s.axes[0].nvalues, SWEEP_MAX_VALUES);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=1280..1535+1,9000", err,
+	    sizeof(err)), -1);
+	assert_string_equal(err,
+	    "--sweep: too many mtu values (max 256): 9000");
+}
+
+static void
+test_no_axes(void **state)
+{
+	struct sweep		s;
+	struct gb_params	p, before;
+	struct sweep_setting	set = { 0, "" };
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	params_fill(&p);
+	before = p;
+	assert_int_equal(sweep_npoints(&s), 1);
+	sweep_apply(&s, 0, &p, &set);
+	assert_memory_equal(&p, &before, sizeof(p));
+	assert_int_equal(set.mtu, 0);
+	assert_string_equal(set.cc, "");
+}
+
+/* mtu x window x cc: the last axis varies fastest. */
+static void
+test_cross_product(void **state)
+{
+	static const char *const want[] = {
+		"1500 4K cubic", "1500 4K bbr", "1500 8K cubic", "1500 8K bbr",
+		"1500 16K cubic", "1500 16K bbr", "9000 4K cubic",
+		"9000 4K bbr", "9000 8K cubic", "9000 8K bbr",
+		"9000 16K cubic", "9000 16K bbr",
+	};
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct sweep_setting	 set;
+	char			 err[256], a[16], b[16], c[16], got[64];
+	unsigned		 i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=1500,9000", err, sizeof(err)),
+	    0);
+	assert_int_equal(sweep_parse(&s, "window=4K..16K*2", err,
+	    sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "cc=cubic,bbr", err, sizeof(err)),
+	    0);
+	assert_int_equal(sweep_npoints(&s), 12);
+	for (i = 0; i < 12; i++) {
+		snprintf(got, sizeof(got), "%s %s %s",
+		    sweep_value_text(&s, 0, i, a, sizeof(a)),
+		    sweep_value_text(&s, 1, i, b, sizeof(b)),
+		    sweep_value_text(&s, 2, i, c, sizeof(c)));
+		assert_string_equal(got, want[i]);
+		params_fill(&p);
+		memset(&set, 0, sizeof(set));
+		sweep_apply(&s, i, &p, &set);
+		assert_int_equal(set.mtu, i < 6 ? 1500 : 9000);
+		assert_int_equal(p.sndbuf, 4096u << (i / 2 % 3));
+		assert_int_equal(p.rcvbuf, p.sndbuf);
+		assert_string_equal(set.cc, i % 2 ? "bbr" : "cubic");
+		assert_near(sweep_value(&s, 0, i), i < 6 ? 1500 : 9000,
+		    0);
+		assert_near(sweep_value(&s, 1, i),
+		    4096u << (i / 2 % 3), 0);
+		assert_near(sweep_value(&s, 2, i), i % 2, 0);
+	}
+}
+
+/* Every parameter reaches its field, and nothing else changes. */
+static void
+test_apply_fields(void **state)
+{
+	struct sweep		 s;
+	struct gb_params	 p, want;
+	struct sweep_setting	 set;
+	char			 err[256], buf[16];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mss=1460", err, sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "length=16K,32K", err,
+	    sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "streams=4", err, sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "sndbuf=256K", err, sizeof(err)),
+	    0);
+	params_fill(&p);
+	want = p;
+	memset(&set, 0, sizeof(set));
+	sweep_apply(&s, 1, &p, &set);
+	want.mss = 1460;
+	want.buflen = 32 * 1024;
+	want.streams = 4;
+	want.sndbuf = 256 * 1024;
+	assert_memory_equal(&p, &want, sizeof(p));
+	assert_int_equal(set.mtu, 0);
+	assert_string_equal(set.cc, "");
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "rcvbuf=3000", err, sizeof(err)), 0);
+	params_fill(&p);
+	want = p;
+	sweep_apply(&s, 0, &p, &set);
+	want.rcvbuf = 3000;
+	assert_memory_equal(&p, &want, sizeof(p));
+	/* Sizes as K/M/G only when exact, numbers plain. */
+	assert_string_equal(sweep_value_text(&s, 0, 0, buf, sizeof(buf)),
+	    "3000");
+}
+
+static void
+test_value_text(void **state)
+{
+	struct sweep	s;
+	char		err[256], buf[16];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "window=64K,1M,1G,1536", err,
+	    sizeof(err)), 0);
+	assert_string_equal(sweep_value_text(&s, 0, 0, buf, sizeof(buf)),
+	    "64K");
+	assert_string_equal(sweep_value_text(&s, 0, 1, buf, sizeof(buf)),
+	    "1M");
+	assert_string_equal(sweep_value_text(&s, 0, 2, buf, sizeof(buf)),
+	    "1G");
+	assert_string_equal(sweep_value_text(&s, 0, 3, buf, sizeof(buf)),
+	    "1536");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "mtu=9216", err, sizeof(err)), 0);
+	/* 9216 is 9K, but an MTU is a number, not a size. */
+	assert_string_equal(sweep_value_text(&s, 0, 0, buf, sizeof(buf)),
+	    "9216");
+	assert_string_equal(sweep_param_name(SWEEP_WINDOW), "window");
+	assert_string_equal(sweep_param_name(SWEEP_CC), "cc");
+	assert_string_equal(sweep_param_name(SWEEP_NPARAMS), "?");
+	assert_string_equal(sweep_param_name(-1), "?");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_axes_errors),
+		cmocka_unit_test(test_no_axes),
+		cmocka_unit_test(test_cross_product),
+		cmocka_unit_test(test_apply_fields),
+		cmocka_unit_test(test_value_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
