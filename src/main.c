@@ -108,6 +108,8 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots)
 			print_error(o, err, exit_status(rc));
 		return exit_status(rc);
 	}
+	if (o->params.mtu != 0)
+		mtu_recover();
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
 		print_error(o, "out of memory", EXIT_TEST_FAILED);
 		return EXIT_TEST_FAILED;

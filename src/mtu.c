@@ -751,3 +751,12 @@ mtu_restore_journals(char *msg, size_t msglen)
 		snprintf(msg, msglen, "no MTU journals in %s", dir);
 	return failed ? -1 : count;
 }
+
+void
+mtu_recover(void)
+{
+	char msg[1024];
+
+	if (mtu_restore_journals(msg, sizeof(msg)) > 0)
+		fprintf(stderr, "gigebench: %s\n", msg);
+}

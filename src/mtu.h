@@ -85,6 +85,12 @@ void	mtu_guard_signals(void);
  */
 int	mtu_restore_journals(char *msg, size_t msglen);
 /*
+ * At the start of a run that will change an MTU: put back what a killed
+ * earlier run left (journals of this namespace no live process holds),
+ * saying so on stderr.
+ */
+void	mtu_recover(void);
+/*
  * Journal text: exactly "IFNAME MTU NETNS_INODE\n", single spaces,
  * canonical decimals (no sign, no leading zero), MTU within
  * MTU_JOURNAL_MIN..MTU_JOURNAL_MAX, inode nonzero.  Pure, for tests.

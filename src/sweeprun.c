@@ -114,6 +114,8 @@ check_setup(struct sweeprun *w, char *err, size_t errlen)
 		    "(CAP_NET_ADMIN); nothing was changed");
 		return -1;
 	}
+	if (o->params.mtu != 0 || sweeps_param(o, SWEEP_MTU))
+		mtu_recover();
 	if (o->plot_path != NULL && !plot_available())
 		fprintf(stderr, "gigebench: --plot: gnuplot is not installed "
 		    "(apt-get install gnuplot-nox); the CSV and the table "

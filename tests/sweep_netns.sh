@@ -161,6 +161,24 @@ out=$(netns_exec a "$GB" --restore 2>&1) || true
 echo "# --restore: $out"
 check "gigebench --restore puts both MTUs back, no journal" restored 1500
 
+# ... or the next run that changes an MTU puts it back first.
+ip netns exec "$NS_A" "$GB" -t "$ADDR_B" -p "$PORT" -T 3 -q --mtu 9000 \
+    >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 50); do
+	[ "$(mtu_of a "$IF_A")" = 9000 ] && break
+	sleep 0.1
+done
+kill -KILL "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+rc=0
+netns_exec a "$GB" -t "$ADDR_B" -p "$PORT" -T 0.5 -q --mtu 4096 \
+    >/dev/null 2>"$TMP/next.err" || rc=$?
+sed 's/^/# /' "$TMP/next.err"
+check "after SIGKILL, the next --mtu run recovers the journal and passes" \
+    [ "$rc" -eq 0 ]
+check "and leaves both MTUs at 1500, no journal" restored 1500
+
 # 4. No privilege; a listener without --allow-mtu.
 rc=0
 netns_exec a setpriv --reuid=65534 --regid=65534 --clear-groups \
