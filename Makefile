@@ -84,6 +84,13 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(MAKE) BUILD=build-asan CFLAGS="-O1 -g" SANFLAGS="$(SAN)" check
 
+# libFuzzer targets (fuzz/fuzz.mk): make fuzz (short, CI), make fuzz-long.
+-include fuzz/fuzz.mk
+
+# The benchmark is not a test; CI only checks that one short round runs.
+bench-smoke: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash bench/run.sh --smoke
+
 lint:
 	mandoc -Tlint -W warning man/gigebench.1
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
@@ -97,7 +104,7 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check check-all check-unit check-loopback check-man check-netns asan check-asan lint \
+.PHONY: bench-smoke all check check-all check-unit check-loopback check-man check-netns asan check-asan lint \
 	install clean
 .PRECIOUS: $(BUILD)/%.o
 

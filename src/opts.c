@@ -1,9 +1,10 @@
 /*
  * opts.c: the command line, from argv to struct gb_opts.
  *
- * The man page is the contract: the option table, the usage text below and
- * man/gigebench.1 list the same options in the same order (tests/man.sh and
- * tests/test_opts.c check it).  ttcp's letters keep their meaning.
+ * The man page is the contract: the option table, the usage text
+ * (opts_usage.c) and man/gigebench.1 list the same options in the same
+ * order (tests/man.sh and tests/test_opts.c check it).  ttcp's letters keep
+ * their meaning.
  *
  * opts_parse() range-checks every number, then checks the combinations of
  * options once the whole line is read.  It never prints and never exits: a
@@ -22,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpulist.h"
+#include "datapath.h"
 #include "netif.h"
 #include "opts.h"
 #include "proto.h"
@@ -44,13 +47,20 @@ enum {
 	OPT_PLOT,
 	OPT_REPEAT,
 	OPT_RESTORE,
-	OPT_SWEEP
+	OPT_SWEEP,
+	OPT_FQ_RATE,
+	OPT_SENDFILE,
+	OPT_SKIP_RX_COPY,
+	OPT_SPLICE,
+	OPT_TOS
 };
 
 /* A leading ':' makes getopt report a missing value apart from '?'. */
-static const char opts_short[] = ":146B:b:C:Df:hI:i:Jl:M:n:P:p:qrSsT:tVvw:";
+static const char opts_short[] =
+    ":146A:B:b:C:Df:hI:i:Jl:M:n:P:p:qrSsT:tVvw:Z";
 
 static const struct option opts_long[] = {
+	{ "affinity",	required_argument,	NULL,	'A' },
 	{ "allow-mtu",	no_argument,		NULL,	OPT_ALLOW_MTU },
 	{ "bind",	required_argument,	NULL,	'B' },
 	{ "buffer",	required_argument,	NULL,	'b' },
@@ -61,6 +71,7 @@ static const struct option opts_long[] = {
 	{ "csv",	required_argument,	NULL,	OPT_CSV },
 	{ "force-bufs",	no_argument,		NULL,	OPT_FORCE_BUFS },
 	{ "format",	required_argument,	NULL,	'f' },
+	{ "fq-rate",	required_argument,	NULL,	OPT_FQ_RATE },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "interface",	required_argument,	NULL,	'I' },
 	{ "interval",	required_argument,	NULL,	'i' },
@@ -81,76 +92,23 @@ static const struct option opts_long[] = {
 	{ "receive",	no_argument,		NULL,	'r' },
 	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
 	{ "restore",	no_argument,		NULL,	OPT_RESTORE },
+	{ "sendfile",	no_argument,		NULL,	OPT_SENDFILE },
 	{ "server",	no_argument,		NULL,	'S' },
 	{ "sink",	no_argument,		NULL,	's' },
+	{ "skip-rx-copy", no_argument,		NULL,	OPT_SKIP_RX_COPY },
 	{ "sndbuf",	required_argument,	NULL,	OPT_SNDBUF },
+	{ "splice",	no_argument,		NULL,	OPT_SPLICE },
 	{ "sweep",	required_argument,	NULL,	OPT_SWEEP },
 	{ "time",	required_argument,	NULL,	'T' },
+	{ "tos",	required_argument,	NULL,	OPT_TOS },
 	{ "transmit",	no_argument,		NULL,	't' },
 	{ "verbose",	no_argument,		NULL,	'v' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ "window",	required_argument,	NULL,	'w' },
+	{ "zerocopy",	no_argument,		NULL,	'Z' },
 	{ NULL,		0,			NULL,	0 }
 };
 
-/* The synopsis is man/gigebench.1's, word for word. */
-static const char opts_usage_text[] =
-"usage: gigebench -r | -S [-146Jqsv] [-B addr] [-f unit] [-I iface] [-p port]\n"
-"           [--allow-mtu]\n"
-"       gigebench -t | -r [-46DJqsv] [-B addr] [-b size] [-C algo] [-f unit]\n"
-"           [-I iface] [-i seconds] [-l size] [-M mss] [-n count] [-P streams]\n"
-"           [-p port] [-T seconds] [--capture] [--confidence level,width]\n"
-"           [--csv file] [--force-bufs] [--link-rate rate] [--mtu mtu]\n"
-"           [--plot file] [--rcvbuf size] [--repeat n] [--sndbuf size]\n"
-"           [--sweep param=list] host\n"
-"       gigebench --restore\n"
-"       gigebench -h | -V\n"
-"\n"
-"  -1, --once              listener: exit after one test\n"
-"  -4, --ipv4              use IPv4 only\n"
-"  -6, --ipv6              use IPv6 only\n"
-"  -B, --bind addr         local address to bind (default: any)\n"
-"  -b, --buffer size       SO_SNDBUF and SO_RCVBUF, 1K-1G (default: kernel's)\n"
-"  -C, --congestion algo   TCP congestion control (default: the system's)\n"
-"  -D, --nodelay           set TCP_NODELAY on the data connections\n"
-"  -f, --format unit       k, m, g bit/s or K, M, G byte/s (default: m)\n"
-"  -h, --help              print this help and exit\n"
-"  -I, --interface iface   interface to read counters from (default: in use)\n"
-"  -i, --interval seconds  report interval, 0.1-3600, <= -T (default: off)\n"
-"  -J, --json              print the result as JSON\n"
-"  -l, --length size       bytes per write or read, 1-64M (default: 128K)\n"
-"  -M, --mss mss           TCP_MAXSEG, 88-65535 (default: kernel's)\n"
-"  -n, --count count       buffers per stream, 1-2^40 (default: no limit)\n"
-"  -P, --parallel streams  data connections, 1-128 (default: 1)\n"
-"  -p, --port port         control and data port, 1-65535 (default: 5001)\n"
-"  -q, --quiet             print the summary line only\n"
-"  -r, --receive           receive from host; without one, listen\n"
-"  -S, --server            listen and serve tests\n"
-"  -s, --sink              ignored: received data is always discarded\n"
-"  -T, --time seconds      test duration, 0.1-86400 (default: 10)\n"
-"  -t, --transmit          transmit to host\n"
-"  -V, --version           print the version and exit\n"
-"  -v, --verbose           more detail; -vv traces the protocol to stderr\n"
-"  -w, --window size       same as -b\n"
-"      --allow-mtu         listener: let clients set its MTU (--mtu, --sweep)\n"
-"      --capture           count frames with libpcap on both ends (root)\n"
-"      --confidence spec   LEVEL,WIDTH: repeat until the LEVEL% CI is within\n"
-"                          WIDTH% of the mean, as netperf -I (e.g. 95,2)\n"
-"      --csv file          write one CSV row per run\n"
-"      --force-bufs        SO_SNDBUFFORCE/SO_RCVBUFFORCE past the caps (root)\n"
-"      --link-rate rate    link rate for the goodput figure, like 1g, 10g\n"
-"      --mtu mtu           both ends' MTU for the test, 1280-65535 (root)\n"
-"      --plot file         plot Mbps, CPU and irq/pkt with gnuplot (.svg, .png)\n"
-"      --rcvbuf size       SO_RCVBUF only, 1K-1G (default: kernel's)\n"
-"      --repeat n          runs per point, 1-1000 (default: 1)\n"
-"      --restore           put back MTUs a killed gigebench left changed\n"
-"      --sndbuf size       SO_SNDBUF only, 1K-1G (default: kernel's)\n"
-"      --sweep param=list  run each value: mtu, mss, window, sndbuf, rcvbuf,\n"
-"                          length, streams, cc; lists like 1500,9000 or\n"
-"                          4K..1M*2 or 16K..64K+16K (repeatable)\n"
-"\n"
-"The connecting side decides every test parameter: on a listener, only\n"
-"-1, -4, -6, -B, -f, -I, -J, -p, -q, -v and --allow-mtu have an effect.\n";
 
 /* What one opts_parse() call remembers between options. */
 struct opts_state {
@@ -163,6 +121,10 @@ struct opts_state {
 	const char	*interval_arg;	/* -i value, for the -T check */
 	const char	*duration_arg;	/* -T's value, or NULL */
 	int		 restore;	/* --restore */
+	int		 zflag;		/* -Z */
+	int		 sendfile;	/* --sendfile */
+	int		 skip_rx_copy;	/* --skip-rx-copy */
+	int		 splice;	/* --splice */
 	char		*err;
 	size_t		 errlen;
 };
@@ -190,12 +152,9 @@ static int	opts_check(struct gb_opts *, struct opts_state *);
 static int	opts_sweeps(const struct gb_opts *, int);
 static int	opts_confidence(struct gb_opts *, struct opts_state *,
 		    const char *);
-
-void
-opts_usage(FILE *fp)
-{
-	fputs(opts_usage_text, fp);
-}
+static int	opts_affinity(struct opts_state *, const char *,
+		    struct gb_params *);
+static int	opts_paths(struct opts_state *);
 
 static void
 opts_defaults(struct gb_opts *o)
@@ -380,6 +339,22 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_RESTORE:
 		st->restore = 1;
 		break;
+	case 'Z':
+		o->params.tx_path = GB_PATH_ZEROCOPY;
+		st->zflag = 1;
+		break;
+	case OPT_SENDFILE:
+		o->params.tx_path = GB_PATH_SENDFILE;
+		st->sendfile = 1;
+		break;
+	case OPT_SKIP_RX_COPY:
+		o->params.rx_path = GB_PATH_SKIP_RX_COPY;
+		st->skip_rx_copy = 1;
+		break;
+	case OPT_SPLICE:
+		o->params.rx_path = GB_PATH_SPLICE;
+		st->splice = 1;
+		break;
 	default:
 		return opts_value(o, st, ch, arg);
 	}
@@ -456,6 +431,17 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 			return opts_error(st, "congestion control name is "
 			    "invalid: %s", opts_shown(arg));
 		snprintf(p->cc, sizeof(p->cc), "%s", arg);
+		return OPTS_OK;
+	case 'A':
+		return opts_affinity(st, arg, p);
+	case OPT_FQ_RATE:
+		if (datapath_parse_rate(arg, &p->fq_rate, why,
+		    sizeof(why)) == -1)
+			return opts_error(st, "%s", why);
+		return OPTS_OK;
+	case OPT_TOS:
+		if (datapath_parse_tos(arg, &p->tos, why, sizeof(why)) == -1)
+			return opts_error(st, "%s", why);
 		return OPTS_OK;
 	case OPT_CONFIDENCE:
 		return opts_confidence(o, st, arg);
@@ -540,6 +526,22 @@ opts_seconds(struct opts_state *st, const char *arg, uint32_t min_ms,
 	return OPTS_OK;
 }
 
+/* -A: checked here as the listener will check it (proto.c). */
+static int
+opts_affinity(struct opts_state *st, const char *arg, struct gb_params *p)
+{
+	char	why[200];
+	size_t	n;
+
+	if (strlen(arg) >= sizeof(p->affinity))
+		return opts_error(st, "CPU list is too long (max %zu "
+		    "characters): %s", sizeof(p->affinity) - 1, arg);
+	if (cpulist_parse(arg, NULL, 0, &n, why, sizeof(why)) == -1)
+		return opts_error(st, "%s", why);
+	snprintf(p->affinity, sizeof(p->affinity), "%s", arg);
+	return OPTS_OK;
+}
+
 /*
  * The name goes into /sys/class/net/NAME paths, so hold it to the kernel's
  * own rule (dev_valid_name): 1 to IFNAMSIZ-1 bytes, not "." or "..", no
@@ -610,6 +612,21 @@ opts_confidence(struct gb_opts *o, struct opts_state *st, const char *arg)
 	return OPTS_OK;
 }
 
+/* One path per end: -Z or --sendfile; --skip-rx-copy or --splice. */
+static int
+opts_paths(struct opts_state *st)
+{
+	if (st->zflag && st->sendfile) {
+		snprintf(st->name, sizeof(st->name), "--sendfile");
+		return opts_error(st, "cannot be used with -Z");
+	}
+	if (st->skip_rx_copy && st->splice) {
+		snprintf(st->name, sizeof(st->name), "--splice");
+		return opts_error(st, "cannot be used with --skip-rx-copy");
+	}
+	return OPTS_OK;
+}
+
 static int
 opts_check(struct gb_opts *o, struct opts_state *st)
 {
@@ -644,6 +661,8 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		snprintf(st->name, sizeof(st->name), "--mtu");
 		return opts_error(st, "cannot be used with --sweep mtu=...");
 	}
+	if (opts_paths(st) == OPTS_ERROR)
+		return OPTS_ERROR;
 	if (p->cc[0] != '\0' && opts_sweeps(o, SWEEP_CC)) {
 		snprintf(st->name, sizeof(st->name), "-C");
 		return opts_error(st, "cannot be used with --sweep cc=...");

@@ -33,6 +33,27 @@ enum gb_direction {
 #define GB_MIN_MTU		1280u
 #define GB_MAX_MTU		65535u
 #define GB_MAX_LINK_MBPS	(UINT64_C(10) * 1000 * 1000)	/* 10 Tbit/s */
+#define GB_AFFINITY_LEN		128	/* -A's CPU list, NUL included */
+#define GB_MAX_CPU		1023u	/* CPU_SETSIZE - 1 in glibc */
+#define GB_MIN_FQ_RATE		UINT64_C(125)	/* bytes/s: 1 kbit/s */
+#define GB_MAX_FQ_RATE		(GB_MAX_LINK_MBPS * 125000)	/* bytes/s */
+#define GB_MAX_TOS		255u
+
+/*
+ * How one end moves payload across its data sockets.  The sending end
+ * uses the first three, the receiving end the last three; the side's
+ * report says which one each stream really used (datapath.c has the
+ * names, xfer_modes.c the loops).
+ */
+enum gb_path {
+	GB_PATH_SEND = 0,	/* send() from a user buffer */
+	GB_PATH_ZEROCOPY,	/* -Z: send(MSG_ZEROCOPY) */
+	GB_PATH_SENDFILE,	/* --sendfile: sendfile() from a memfd */
+	GB_PATH_RECV,		/* recv() into a user buffer */
+	GB_PATH_SKIP_RX_COPY,	/* --skip-rx-copy: recv(MSG_TRUNC) */
+	GB_PATH_SPLICE,		/* --splice: socket -> pipe -> /dev/null */
+	GB_PATH_COUNT
+};
 
 struct gb_params {
 	int		direction;	/* enum gb_direction */
@@ -50,6 +71,12 @@ struct gb_params {
 	uint64_t	link_mbps;	/* --link-rate: 0 = from the interface */
 	uint32_t	mtu;		/* --mtu: both ends' MTU, 0 = unchanged */
 	char		cc[16];		/* -C: TCP_CONGESTION, "" = default */
+	/* 0 (params_init's) is the plain path of either end. */
+	int		tx_path;	/* 0, GB_PATH_ZEROCOPY, GB_PATH_SENDFILE */
+	int		rx_path;	/* 0, GB_PATH_SKIP_RX_COPY, GB_PATH_SPLICE */
+	char		affinity[GB_AFFINITY_LEN]; /* -A: "0,2", "0-3", "" */
+	uint64_t	fq_rate;	/* --fq-rate: bytes/s, 0 = no limit */
+	uint32_t	tos;		/* --tos: IP_TOS / IPV6_TCLASS, 0 = default */
 };
 
 void	params_init(struct gb_params *);

@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 
+#include "cpulist.h"
+#include "datapath.h"
 #include "proto.h"
 #include "report.h"
 #include "version.h"
@@ -255,7 +257,7 @@ static json_t *
 params_to_json(const struct gb_params *p)
 {
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
-	    "s:b, s:b, s:I, s:I, s:s}",
+	    "s:b, s:b, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -270,7 +272,59 @@ params_to_json(const struct gb_params *p)
 	    "capture", p->capture,
 	    "link_mbps", (json_int_t)p->link_mbps,
 	    "mtu", (json_int_t)p->mtu,
-	    "cc", p->cc);
+	    "cc", p->cc,
+	    "tx_path", datapath_name(datapath_of(p, 1)),
+	    "rx_path", datapath_name(datapath_of(p, 0)),
+	    "affinity", p->affinity,
+	    "fq_rate", (json_int_t)p->fq_rate,
+	    "tos", (json_int_t)p->tos);
+}
+
+/*
+ * tx_path and rx_path: a name of a path of that end ("send" stands for
+ * the plain path, 0 in the struct).
+ */
+static int
+get_path(const json_t *o, const char *key, int first, int *out, char *err,
+    size_t errlen)
+{
+	char name[16];
+	int path;
+
+	if (get_string(o, key, name, sizeof(name), err, errlen) == -1)
+		return -1;
+	path = datapath_lookup(name);
+	if (path < first || path > first + 2) {
+		snprintf(err, errlen, "member \"%s\" is not %s, %s or %s: "
+		    "\"%s\"", key, datapath_name(first),
+		    datapath_name(first + 1), datapath_name(first + 2), name);
+		return -1;
+	}
+	*out = path == first ? 0 : path;
+	return 0;
+}
+
+/* The members of issue 5: data paths, -A, --fq-rate, --tos. */
+static int
+params_path_from_json(const json_t *o, struct gb_params *p, char *err,
+    size_t errlen)
+{
+	uint64_t u;
+
+	if (get_path(o, "tx_path", GB_PATH_SEND, &p->tx_path, err,
+	    errlen) == -1 ||
+	    get_path(o, "rx_path", GB_PATH_RECV, &p->rx_path, err,
+	    errlen) == -1 ||
+	    get_string(o, "affinity", p->affinity, sizeof(p->affinity), err,
+	    errlen) == -1)
+		return -1;
+	if (get_uint(o, "fq_rate", 0, GB_MAX_FQ_RATE, &u, err, errlen) == -1)
+		return -1;
+	p->fq_rate = u;
+	if (get_uint(o, "tos", 0, GB_MAX_TOS, &u, err, errlen) == -1)
+		return -1;
+	p->tos = (uint32_t)u;
+	return 0;
 }
 
 /*
@@ -327,7 +381,8 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	if (get_bool(o, "nodelay", &p->nodelay, err, errlen) == -1 ||
 	    get_bool(o, "force_bufs", &p->force_bufs, err, errlen) == -1 ||
 	    get_bool(o, "capture", &p->capture, err, errlen) == -1 ||
-	    get_string(o, "cc", p->cc, sizeof(p->cc), err, errlen) == -1)
+	    get_string(o, "cc", p->cc, sizeof(p->cc), err, errlen) == -1 ||
+	    params_path_from_json(o, p, err, errlen) == -1)
 		return -1;
 	return proto_params_check(p, err, errlen);
 }
@@ -350,6 +405,9 @@ proto_cc_ok(const char *cc)
 int
 proto_params_check(const struct gb_params *p, char *err, size_t errlen)
 {
+	char why[GB_ERR_LEN];
+	size_t n;
+
 	if (p->mss != 0 && p->mss < GB_MIN_MSS) {
 		snprintf(err, errlen, "mss is too small (min %u): %u",
 		    GB_MIN_MSS, p->mss);
@@ -364,6 +422,33 @@ proto_params_check(const struct gb_params *p, char *err, size_t errlen)
 	if (p->mtu != 0 && p->mtu < GB_MIN_MTU) {
 		snprintf(err, errlen, "mtu is too small (min %u): %u",
 		    GB_MIN_MTU, p->mtu);
+		return -1;
+	}
+	if (p->affinity[0] != '\0' && cpulist_parse(p->affinity, NULL, 0, &n,
+	    why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "affinity: %s", why);
+		return -1;
+	}
+	if ((p->tx_path != 0 && p->tx_path != GB_PATH_ZEROCOPY &&
+	    p->tx_path != GB_PATH_SENDFILE) || (p->rx_path != 0 &&
+	    p->rx_path != GB_PATH_SKIP_RX_COPY &&
+	    p->rx_path != GB_PATH_SPLICE)) {
+		snprintf(err, errlen, "data path is invalid: %d, %d",
+		    p->tx_path, p->rx_path);
+		return -1;
+	}
+	if (p->fq_rate != 0 && (p->fq_rate < GB_MIN_FQ_RATE ||
+	    p->fq_rate > GB_MAX_FQ_RATE)) {
+		snprintf(err, errlen, "pacing rate is out of range "
+		    "(%llu-%llu bytes/s): %llu",
+		    (unsigned long long)GB_MIN_FQ_RATE,
+		    (unsigned long long)GB_MAX_FQ_RATE,
+		    (unsigned long long)p->fq_rate);
+		return -1;
+	}
+	if (p->tos > GB_MAX_TOS) {
+		snprintf(err, errlen, "TOS is out of range (0-255): %u",
+		    p->tos);
 		return -1;
 	}
 	if (!proto_cc_ok(p->cc)) {

@@ -16,6 +16,7 @@
 
 #include "capture.h"
 #include "context.h"
+#include "datapath.h"
 #include "diag.h"
 #include "report.h"
 #include "units.h"
@@ -106,6 +107,28 @@ report_bytes_line(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 	fprintf(fp, "%s %" PRIu64 " bytes in %.2f real seconds = %.4f %s"
 	    " (%.4f MB), %" PRIu64 " calls\n", report_prefix(is_tx), s->bytes,
 	    s->seconds, rate, label, result_megabytes(s->bytes), s->calls);
+}
+
+/*
+ * The data path when it is not the plain one, and -Z's completions:
+ * "copied" counts the completions where the kernel copied after all.
+ */
+static void
+report_path_line(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	const struct gb_zerocopy *z = &s->zerocopy;
+
+	if ((s->data_path == GB_PATH_SEND || s->data_path == GB_PATH_RECV) &&
+	    !z->has)
+		return;
+	fprintf(fp, "%s data path %s", report_prefix(is_tx),
+	    datapath_name(s->data_path));
+	if (z->has)
+		fprintf(fp, ": %" PRIu64 " zerocopy sends, %" PRIu64
+		    " completions, %" PRIu64 " copied%s", z->sends,
+		    z->completions, z->copied, z->completions > 0 &&
+		    z->copied == z->completions ? " (kernel copied)" : "");
+	fputc('\n', fp);
 }
 
 static void
@@ -237,6 +260,41 @@ report_detail_lines(FILE *fp, const struct gb_side *s, int is_tx)
 		    100.0 * (double)t->sndbuf_limited_us / (double)t->busy_us);
 }
 
+/* -v: the TOS byte and pacing rate when set, and each stream. */
+static void
+report_stream_lines(FILE *fp, const struct gb_side *s, int is_tx, char unit)
+{
+	const struct gb_stream *g;
+	const char *label;
+	char a[REPORT_TOKLEN];
+	unsigned i;
+	double rate;
+
+	if (s->tos > 0 || s->has_fq_rate) {
+		fprintf(fp, "%s tos ", report_prefix(is_tx));
+		if (s->tos >= 0)
+			fprintf(fp, "0x%02x", (unsigned)s->tos);
+		else
+			fputs(REPORT_NA, fp);
+		rate = units_rate((double)s->fq_rate * 8, unit, &label);
+		if (s->has_fq_rate)
+			fprintf(fp, ", max pacing rate %.4f %s", rate, label);
+		fputc('\n', fp);
+	}
+	for (i = 0; i < s->nstreams && i < GB_MAX_STREAMS; i++) {
+		g = &s->streams[i];
+		rate = units_rate(result_mbps(g->bytes, g->seconds) * 1e6,
+		    unit, &label);
+		fprintf(fp, "%s stream %u: %" PRIu64 " bytes in %.2f s = %.4f "
+		    "%s, cpu %s", report_prefix(is_tx), i, g->bytes,
+		    g->seconds, rate, label, report_fmt_u64(a, sizeof(a),
+		    g->cpu >= 0, (uint64_t)g->cpu));
+		if (g->pinned >= 0)
+			fprintf(fp, " (pinned %d)", g->pinned);
+		fprintf(fp, ", %s\n", datapath_name(g->path));
+	}
+}
+
 static void
 report_warning_lines(FILE *fp, const struct gb_side *s, int is_tx)
 {
@@ -262,12 +320,14 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	report_params_line(fp, r, is_tx);
 	report_sockbuf_line(fp, s, is_tx);
 	report_bytes_line(fp, s, is_tx, st->unit);
+	report_path_line(fp, s, is_tx);
 	report_cpu_line(fp, s, is_tx);
 	report_iface_line(fp, s, is_tx);
 	report_tcp_line(fp, s, is_tx);
 	if (st->verbose >= 1) {
 		report_verbose_lines(fp, s, is_tx);
 		report_detail_lines(fp, s, is_tx);
+		report_stream_lines(fp, s, is_tx, st->unit);
 	}
 	if (s->capture.has)
 		capture_text(fp, &s->capture, report_prefix(is_tx));

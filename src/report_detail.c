@@ -1,13 +1,15 @@
 /*
  * report_detail.c: the JSON members that explain a side's figures (TCP
  * segments and limited times, each interrupt line, warnings, the context,
- * the capture), added to the object report_side_json() builds.  Formats
- * only; report_in_detail.c is its inverse.
+ * the capture, the data path and each stream), added to the object
+ * report_side_json() builds.  Formats only; report_in_detail.c is its
+ * inverse.
  */
 #include <jansson.h>
 
 #include "capture.h"
 #include "context.h"
+#include "datapath.h"
 #include "report.h"
 #include "report_detail.h"
 
@@ -82,6 +84,46 @@ warnings(const struct gb_side *s)
 	return a;
 }
 
+static json_t *
+int_or_null(int v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+/* Each stream: what it moved, where it ran, by which path. */
+static json_t *
+streams(const struct gb_side *s)
+{
+	const struct gb_stream *g;
+	json_t *a;
+	unsigned i;
+
+	if ((a = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < s->nstreams && i < GB_MAX_STREAMS; i++) {
+		g = &s->streams[i];
+		if (json_array_append_new(a, json_pack("{s:o, s:f, s:f, s:o,"
+		    " s:o, s:s}", "bytes", jint(g->bytes), "seconds",
+		    g->seconds, "mbps", result_mbps(g->bytes, g->seconds),
+		    "cpu", int_or_null(g->cpu), "pinned",
+		    int_or_null(g->pinned), "data_path",
+		    datapath_name(g->path))) == -1) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *
+zerocopy(const struct gb_zerocopy *z)
+{
+	if (!z->has)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}", "sends", jint(z->sends),
+	    "completions", jint(z->completions), "copied", jint(z->copied));
+}
+
 /* json_object_update() does not steal; this does. */
 static int
 set_new(json_t *o, const char *key, json_t *v)
@@ -105,7 +147,14 @@ report_side_details(json_t *o, const struct gb_side *s)
 	    set_new(o, "warnings", warnings(s)) == -1 ||
 	    set_new(o, "context", s->context.has ? context_json(&s->context) :
 	    json_null()) == -1 ||
-	    set_new(o, "capture", capture_json(&s->capture)) == -1)
+	    set_new(o, "capture", capture_json(&s->capture)) == -1 ||
+	    set_new(o, "data_path", json_string(datapath_name(s->data_path))) ==
+	    -1 ||
+	    set_new(o, "zerocopy", zerocopy(&s->zerocopy)) == -1 ||
+	    set_new(o, "tos", int_or_null(s->tos)) == -1 ||
+	    set_new(o, "fq_rate", s->has_fq_rate ? jint(s->fq_rate) :
+	    json_null()) == -1 ||
+	    set_new(o, "streams", streams(s)) == -1)
 		return -1;
 	return 0;
 }

@@ -1,9 +1,11 @@
 /*
  * report_in_detail.c: decoding of the side members that explain a result
  * (TCP segments and limited times, each interrupt line, warnings, the
- * host and interface context, the capture), with the same distrust as
- * report_in.c: every member typed, ranged and sized before it is copied.
+ * host and interface context, the capture, the data path and each
+ * stream), with the same distrust as report_in.c: every member typed,
+ * ranged and sized before it is copied.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +13,7 @@
 
 #include "capture.h"
 #include "context.h"
+#include "datapath.h"
 #include "report_in.h"
 
 static int
@@ -155,6 +158,124 @@ decode_capture(const json_t *o, void *out, char *err, size_t errlen)
 	return capture_from_json(o, out, err, errlen);
 }
 
+/* One of the names of enum gb_path. */
+static int
+path_member(struct report_in *in, const json_t *o, const char *key, int *out)
+{
+	char name[16];
+
+	if (report_in_string(in, o, key, REPORT_WANT_VALUE, name,
+	    sizeof(name)) == -1)
+		return -1;
+	if ((*out = datapath_lookup(name)) == -1)
+		return report_in_fail(in, key, "is not a data path: \"%s\"",
+		    name);
+	return 0;
+}
+
+/* A CPU number, or null for -1. */
+static int
+cpu_member(struct report_in *in, const json_t *o, const char *key, int *out)
+{
+	int rc;
+
+	if ((rc = report_in_int(in, o, key, REPORT_WANT_ANY, out)) == 0)
+		*out = -1;
+	return rc;
+}
+
+static int
+stream_figures(struct report_in *in, const json_t *o, struct gb_stream *g)
+{
+	int y = REPORT_WANT_VALUE;
+	double mbps;
+
+	if (!json_is_object(o)) {
+		in->obj = "";
+		return report_in_fail(in, "streams", "holds a non-object");
+	}
+	if (report_in_uint(in, o, "bytes", UINT64_MAX, y, &g->bytes) == -1 ||
+	    report_in_real(in, o, "seconds", y, &g->seconds) == -1 ||
+	    report_in_real(in, o, "mbps", y, &mbps) == -1 ||
+	    cpu_member(in, o, "cpu", &g->cpu) == -1 ||
+	    cpu_member(in, o, "pinned", &g->pinned) == -1 ||
+	    path_member(in, o, "data_path", &g->path) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+streams(struct report_in *in, const json_t *j, struct gb_side *s)
+{
+	const json_t *a;
+	size_t i;
+
+	in->obj = "";
+	in->leader = NULL;
+	if (report_in_member(in, j, "streams", REPORT_WANT_VALUE, &a) == -1)
+		return -1;
+	if (!json_is_array(a))
+		return report_in_fail(in, "streams", "is not an array");
+	if (json_array_size(a) > GB_MAX_STREAMS)
+		return report_in_fail(in, "streams", "has over %u entries",
+		    GB_MAX_STREAMS);
+	in->obj = "streams";
+	for (i = 0; i < json_array_size(a); i++)
+		if (stream_figures(in, json_array_get(a, i),
+		    &s->streams[i]) == -1)
+			return -1;
+	s->nstreams = (unsigned)json_array_size(a);
+	in->obj = "";
+	return 0;
+}
+
+/* -Z's counts: null, or copied <= completions <= sends. */
+static int
+zerocopy(struct report_in *in, const json_t *j, struct gb_zerocopy *z)
+{
+	const json_t *o;
+	int y = REPORT_WANT_VALUE;
+
+	if ((z->has = report_in_object(in, j, "zerocopy", REPORT_WANT_ANY,
+	    &o)) != 1)
+		return z->has;
+	if (report_in_uint(in, o, "sends", UINT64_MAX, y, &z->sends) == -1 ||
+	    report_in_uint(in, o, "completions", UINT64_MAX, y,
+	    &z->completions) == -1 ||
+	    report_in_uint(in, o, "copied", UINT64_MAX, y, &z->copied) == -1)
+		return -1;
+	if (z->completions > z->sends)
+		return report_in_fail(in, "completions", "is more than "
+		    "zerocopy.sends");
+	if (z->copied > z->completions)
+		return report_in_fail(in, "copied", "is more than "
+		    "zerocopy.completions");
+	return 0;
+}
+
+/* The data path, -Z's counts, the TOS byte, the pacing rate, streams. */
+static int
+path_details(struct report_in *in, const json_t *j, struct gb_side *s)
+{
+	uint64_t tos = 0;
+	int rc;
+
+	in->obj = "";
+	in->leader = NULL;
+	if (path_member(in, j, "data_path", &s->data_path) == -1 ||
+	    zerocopy(in, j, &s->zerocopy) == -1)
+		return -1;
+	in->obj = "";
+	if ((rc = report_in_uint(in, j, "tos", 255, REPORT_WANT_ANY,
+	    &tos)) == -1)
+		return -1;
+	s->tos = rc == 1 ? (int)tos : -1;
+	if ((s->has_fq_rate = report_in_uint(in, j, "fq_rate", UINT64_MAX,
+	    REPORT_WANT_ANY, &s->fq_rate)) == -1)
+		return -1;
+	return streams(in, j, s);
+}
+
 int
 report_in_details(struct report_in *in, const json_t *j, struct gb_side *s)
 {
@@ -172,5 +293,5 @@ report_in_details(struct report_in *in, const json_t *j, struct gb_side *s)
 	    &s->capture)) == -1)
 		return -1;
 	s->capture.has = rc;
-	return 0;
+	return path_details(in, j, s);
 }

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "datapath.h"
 #include "diag.h"
 #include "report.h"
 #include "report_detail.h"
@@ -150,7 +151,7 @@ json_t *
 report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
-	    " s:b, s:b, s:o, s:o, s:s?}",
+	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", report_jint(p->nbuf),
@@ -163,7 +164,12 @@ report_params_json(const struct gb_params *p)
 	    "link_mbps", report_uint_or_null(p->link_mbps != 0,
 	    p->link_mbps),
 	    "mtu", report_uint_or_null(p->mtu != 0, p->mtu),
-	    "cc", p->cc[0] != '\0' ? p->cc : NULL);
+	    "cc", p->cc[0] != '\0' ? p->cc : NULL,
+	    "tx_path", datapath_name(datapath_of(p, 1)),
+	    "rx_path", datapath_name(datapath_of(p, 0)),
+	    "affinity", p->affinity[0] != '\0' ? p->affinity : NULL,
+	    "fq_rate", report_uint_or_null(p->fq_rate != 0, p->fq_rate),
+	    "tos", report_uint_or_null(p->tos != 0, p->tos));
 }
 
 static json_t *

@@ -149,6 +149,26 @@ struct gb_sockbuf {
 	uint32_t	actual;		/* getsockopt() after setting */
 };
 
+/*
+ * One data connection (stream) of a side.  Stream i of the sender and
+ * stream i of the receiver are the same connection.
+ */
+struct gb_stream {
+	uint64_t	bytes;		/* payload it moved */
+	double		seconds;	/* test start to its last byte */
+	int		cpu;		/* sched_getcpu() as it ended, -1 */
+	int		pinned;		/* its one CPU after -A, -1 not pinned */
+	int		path;		/* enum gb_path it really used */
+};
+
+/* -Z: MSG_ZEROCOPY completions from the error queues, all streams. */
+struct gb_zerocopy {
+	int		has;		/* some stream sent with MSG_ZEROCOPY */
+	uint64_t	sends;		/* send(MSG_ZEROCOPY) calls that sent */
+	uint64_t	completions;	/* of those, completed by the kernel */
+	uint64_t	copied;		/* ... with SO_EE_CODE_ZEROCOPY_COPIED */
+};
+
 /* One end's figures. */
 struct gb_side {
 	int			has;		/* this side's figures are known */
@@ -166,6 +186,13 @@ struct gb_side {
 	struct gb_capture	capture;
 	unsigned		nwarnings;	/* knobs that did not take */
 	char			warnings[GB_MAX_WARNINGS][GB_WARNING_LEN];
+	int			data_path;	/* enum gb_path of all streams */
+	struct gb_zerocopy	zerocopy;
+	int			tos;		/* IP_TOS read back, -1 */
+	int			has_fq_rate;	/* SO_MAX_PACING_RATE set */
+	uint64_t		fq_rate;	/* ... read back, bytes/s */
+	unsigned		nstreams;	/* <= GB_MAX_STREAMS */
+	struct gb_stream	streams[GB_MAX_STREAMS];
 };
 
 /* One diagnosis finding, with the numbers behind it in its text. */

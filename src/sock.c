@@ -2,6 +2,11 @@
  * sock.c: socket set-up for both roles.  Nothing here moves test data or
  * speaks the protocol; it opens sockets, sets options and reports what the
  * kernel made of them.
+ *
+ * The TOS byte of an IPv6 socket is IPV6_TCLASS, but a dual-stack
+ * listener's sockets carry IPv4 for IPv4 clients (v4-mapped peers), and
+ * then IP_TOS is the one that counts: both are set, and the one of the
+ * peer's family is read back.
  */
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -11,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -224,6 +230,90 @@ setopt_int(int fd, int level, int name, int val, const char *what,
 	return 0;
 }
 
+static int
+sock_family(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
+		return AF_UNSPEC;
+	return ss.ss_family;
+}
+
+/* An IPv6 socket whose peer is an IPv4 address (v4-mapped). */
+static int
+sock_peer_v4mapped(int fd)
+{
+	struct sockaddr_in6 peer;
+	socklen_t len = sizeof(peer);
+
+	if (getpeername(fd, (struct sockaddr *)&peer, &len) == -1 ||
+	    peer.sin6_family != AF_INET6)
+		return 0;
+	return IN6_IS_ADDR_V4MAPPED(&peer.sin6_addr);
+}
+
+static int
+sock_set_tos(int fd, int tos, char *err, size_t errlen)
+{
+	if (sock_family(fd) == AF_INET6 && setopt_int(fd, IPPROTO_IPV6,
+	    IPV6_TCLASS, tos, "IPV6_TCLASS", err, errlen) == -1)
+		return -1;
+	return setopt_int(fd, IPPROTO_IP, IP_TOS, tos, "IP_TOS", err, errlen);
+}
+
+/*
+ * SO_MAX_PACING_RATE takes an unsigned long since Linux 4.20 (an int
+ * before, which reads the low half of this on little-endian hosts).  It
+ * caps TCP's own pacing (or fq's), and turns TCP's pacing on.
+ */
+static int
+sock_set_fq_rate(int fd, uint64_t bytes_s, char *err, size_t errlen)
+{
+	unsigned long v = bytes_s > ULONG_MAX ? ULONG_MAX : (unsigned long)
+	    bytes_s;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &v,
+	    sizeof(v)) == -1) {
+		snprintf(err, errlen, "setsockopt SO_MAX_PACING_RATE %lu: %s",
+		    v, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+sock_tos(int fd)
+{
+	socklen_t len = sizeof(int);
+	int v;
+
+	if (sock_family(fd) == AF_INET6 && !sock_peer_v4mapped(fd)) {
+		if (getsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &v, &len) == -1)
+			return -1;
+	} else if (getsockopt(fd, IPPROTO_IP, IP_TOS, &v, &len) == -1)
+		return -1;
+	return v >= 0 && v <= 255 ? v : -1;
+}
+
+int
+sock_fq_rate(int fd, uint64_t *bytes_s)
+{
+	unsigned long v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &v, &len) == -1)
+		return 0;
+	/* An int-sized answer from an older kernel: ~0U is no limit. */
+	if (len == sizeof(unsigned))
+		v = (unsigned)v == UINT_MAX ? ULONG_MAX : (unsigned)v;
+	if (v == ULONG_MAX)
+		return 0;
+	*bytes_s = v;
+	return 1;
+}
+
 /*
  * ttcp's meaning of -b: the sending socket's SO_SNDBUF and the receiving
  * socket's SO_RCVBUF.  Linux doubles the value (the other half is for
@@ -250,6 +340,11 @@ sock_apply(int fd, const struct gb_params *p, int is_tx, char *err,
 		return -1;
 	if (p->nodelay && setopt_int(fd, IPPROTO_TCP, TCP_NODELAY, 1,
 	    "TCP_NODELAY", err, errlen) == -1)
+		return -1;
+	if (p->tos != 0 && sock_set_tos(fd, (int)p->tos, err, errlen) == -1)
+		return -1;
+	if (p->fq_rate != 0 && sock_set_fq_rate(fd, p->fq_rate, err,
+	    errlen) == -1)
 		return -1;
 	if (p->cc[0] != '\0' && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION,
 	    p->cc, (socklen_t)strlen(p->cc)) == -1) {

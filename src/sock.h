@@ -33,12 +33,19 @@ int	sock_listen(const char *bind_addr, uint16_t port, int family,
 int	sock_connect(const struct sock_addr *, const char *bind_addr,
 	    const struct gb_params *, int is_tx, int timeout_ms,
 	    char *err, size_t errlen);
-/* Set -b/--sndbuf/--rcvbuf, -M, -D for a data socket of the role. */
+/*
+ * Set -b/--sndbuf/--rcvbuf, -M, -D, -C, --tos and --fq-rate for a data
+ * socket of the role.
+ */
 int	sock_apply(int fd, const struct gb_params *, int is_tx,
 	    char *err, size_t errlen);
 /* Requested and effective SO_SNDBUF/SO_RCVBUF of a data socket. */
 void	sock_bufs(int fd, const struct gb_params *, int is_tx,
 	    struct gb_sockbuf *snd, struct gb_sockbuf *rcv);
+/* The TOS byte (IP_TOS or IPV6_TCLASS) of a data socket, or -1. */
+int	sock_tos(int fd);
+/* SO_MAX_PACING_RATE in bytes/s: 1, or 0 for no limit (or unknown). */
+int	sock_fq_rate(int fd, uint64_t *bytes_s);
 int	sock_set_nonblock(int fd, int on);
 /* SO_RCVTIMEO and SO_SNDTIMEO: a silent peer ends a blocking call. */
 int	sock_set_timeouts(int fd, int ms);

@@ -1,9 +1,12 @@
 /*
- * xfer.c: the data path.  Each stream has its own thread doing blocking
- * send() or recv() of params->buflen bytes on a raw socket; the hot loop
- * reads no clock and allocates nothing: time is the event loop's business
- * (a duration timer sets the stop flag), and byte counts are relaxed
- * atomics that the interval timer samples.
+ * xfer.c: the data path.  Each stream has its own thread moving
+ * params->buflen bytes per call over a raw blocking socket, by the path
+ * the parameters ask for (xfer_modes.c: send, MSG_ZEROCOPY, sendfile;
+ * recv, MSG_TRUNC, splice); the hot loop reads no clock and allocates
+ * nothing: time is the event loop's business (a duration timer sets the
+ * stop flag), and byte counts are relaxed atomics that the interval timer
+ * samples.  With -A, each thread pins itself to the next CPU of the list
+ * before its first byte (xfer_mode_pin), and reads back where it ran.
  *
  * End of a stream: the sender shuts down its write side after the last
  * buffer and waits for the receiver's FIN, so its clock covers delivery,
@@ -15,6 +18,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,22 +30,24 @@
 
 #include "capture.h"
 #include "context.h"
+#include "cpulist.h"
+#include "datapath.h"
 #include "knobs.h"
 #include "sock.h"
 #include "tcpinfo.h"
 #include "xfer.h"
+#include "xfer_modes.h"
 
 struct stream {
 	struct xfer		*x;
 	int			 fd;
 	pthread_t		 tid;
 	int			 started;
-	_Atomic uint64_t	 bytes;
-	uint64_t		 calls;
+	int			 opened;	/* m needs xfer_mode_close */
+	struct xfer_mode	 m;
 	struct timespec		 end;
 	struct tcpinfo_sample	 ti;
 	char			 error[128];
-	char			*buf;
 };
 
 struct xfer {
@@ -69,6 +75,11 @@ struct xfer {
 	struct hoststat		*before;
 	struct hoststat		*after;
 	struct gb_sockbuf	 sndbuf, rcvbuf;
+	int			 tos;		/* read back, -1 unknown */
+	int			 has_fq_rate;
+	uint64_t		 fq_rate;
+	unsigned		 cpus[GB_MAX_STREAMS];	/* -A, in order */
+	size_t			 ncpus;		/* in the whole list */
 	struct gb_context	 context;
 	struct capture		*capture;
 	struct gb_capture	 cap;
@@ -103,22 +114,12 @@ static void
 stream_send(struct stream *s)
 {
 	struct xfer *x = s->x;
-	size_t len = x->p.buflen;
 	ssize_t n;
 	char c;
 
-	while (atomic_load_explicit(&x->stop, memory_order_relaxed) == 0) {
-		if (x->p.nbuf != 0 && s->calls >= x->p.nbuf)
-			break;
-		n = send(s->fd, s->buf, len, MSG_NOSIGNAL);
-		if (n > 0) {
-			atomic_fetch_add_explicit(&s->bytes, (uint64_t)n,
-			    memory_order_relaxed);
-			s->calls++;
-		} else if (n == -1 && errno != EINTR) {
-			stream_error(s, "send", errno);
-			return;
-		}
+	if (xfer_mode_send(&s->m, &x->stop, x->p.nbuf) == -1) {
+		stream_error(s, s->m.what, errno);
+		return;
 	}
 	if (atomic_load(&x->stop) == 2)
 		return;
@@ -131,27 +132,14 @@ stream_send(struct stream *s)
 			return;
 		}
 	}
+	xfer_mode_drain(&s->m);
 }
 
 static void
 stream_recv(struct stream *s)
 {
-	size_t len = s->x->p.buflen;
-	ssize_t n;
-
-	for (;;) {
-		n = recv(s->fd, s->buf, len, 0);
-		if (n > 0) {
-			atomic_fetch_add_explicit(&s->bytes, (uint64_t)n,
-			    memory_order_relaxed);
-			s->calls++;
-		} else if (n == 0) {
-			break;
-		} else if (errno != EINTR) {
-			stream_error(s, "recv", errno);
-			return;
-		}
-	}
+	if (xfer_mode_recv(&s->m) == -1)
+		stream_error(s, s->m.what, errno);
 }
 
 static void *
@@ -160,11 +148,13 @@ stream_main(void *arg)
 	struct stream *s = arg;
 	struct xfer *x = s->x;
 
+	xfer_mode_pin(&s->m);
 	if (x->is_tx)
 		stream_send(s);
 	else
 		stream_recv(s);
 	clock_gettime(CLOCK_MONOTONIC, &s->end);
+	s->m.cpu = sched_getcpu();
 	tcpinfo_read(s->fd, &s->ti);
 	if (!x->is_tx)
 		shutdown(s->fd, SHUT_WR);	/* tell the sender we are done */
@@ -188,7 +178,7 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	double t = ts_diff(&x->start, now);
 
 	for (i = 0; i < x->n; i++)
-		total += atomic_load_explicit(&x->s[i].bytes,
+		total += atomic_load_explicit(&x->s[i].m.bytes,
 		    memory_order_relaxed);
 	if (t - x->iv_start_s < 0.001 || x->niv >= GB_MAX_INTERVALS) {
 		if (final && x->niv > 0) {
@@ -309,7 +299,7 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 {
 	struct stream *s;
 	unsigned i;
-	int rc;
+	int rc, path = datapath_of(&x->p, x->is_tx);
 
 	for (i = 0; i < x->n; i++) {
 		s = &x->s[i];
@@ -317,12 +307,11 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		s->fd = fds[i];
 		fds[i] = -1;
 		sock_set_timeouts(s->fd, GB_SILENT_MS);
-		if ((s->buf = malloc(x->p.buflen)) == NULL) {
-			snprintf(err, errlen, "out of memory for a %u-byte "
-			    "buffer", x->p.buflen);
+		s->opened = 1;
+		if (xfer_mode_open(&s->m, s->fd, path, x->p.buflen, err,
+		    errlen) == -1)
 			return -1;
-		}
-		memset(s->buf, 'g', x->p.buflen);
+		s->m.pin_cpu = x->ncpus > 0 ? (int)x->cpus[i % x->ncpus] : -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
 	for (i = 0; i < x->n; i++) {
@@ -383,6 +372,12 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 		hoststat_ifname_for_addr((struct sockaddr *)&ss, x->ifname,
 		    sizeof(x->ifname));
 	sock_bufs(c->fds[0], &x->p, x->is_tx, &x->sndbuf, &x->rcvbuf);
+	x->tos = sock_tos(c->fds[0]);
+	x->has_fq_rate = sock_fq_rate(c->fds[0], &x->fq_rate);
+	/* proto.c checked the list; an error here cannot happen. */
+	if (x->p.affinity[0] != '\0' && cpulist_parse(x->p.affinity, x->cpus,
+	    GB_MAX_STREAMS, &x->ncpus, err, errlen) == -1)
+		goto fail;
 	context_read(x->roots, x->ifname, c->fds[0], &x->context, err, errlen);
 	if (x->p.capture)
 		xfer_capture_start(x, c->fds[0], c->port);
@@ -433,6 +428,58 @@ xfer_per_segment(struct gb_side *side, int is_tx)
 	}
 }
 
+/*
+ * Each stream's figures, and the side's path: the one every stream used,
+ * or the plain one when some fell back (a warning says why).
+ */
+static void
+xfer_streams_figures(struct xfer *x, struct gb_side *side)
+{
+	unsigned i;
+	int plain = x->is_tx ? GB_PATH_SEND : GB_PATH_RECV;
+
+	side->data_path = x->n > 0 ? x->s[0].m.path : plain;
+	side->nstreams = x->n;
+	for (i = 0; i < x->n; i++) {
+		xfer_mode_figures(&x->s[i].m, &side->streams[i],
+		    &side->zerocopy);
+		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
+		if (x->s[i].m.path != side->data_path)
+			side->data_path = plain;
+	}
+}
+
+/* What did not take: notes of the paths, pinning, the TOS byte. */
+static void
+xfer_knobs(struct xfer *x, struct gb_side *side)
+{
+	const struct stream *s;
+	unsigned i, fell = 0, unpinned = 0;
+
+	side->tos = x->tos;
+	side->has_fq_rate = x->has_fq_rate;
+	side->fq_rate = x->fq_rate;
+	for (i = 0; i < x->n; i++) {
+		s = &x->s[i];
+		if (s->m.note[0] != '\0' && fell++ == 0)
+			knobs_warn(side, "stream %u: %s", i, s->m.note);
+		if (s->m.pin_err != 0 && unpinned++ == 0)
+			knobs_warn(side, "-A: cannot pin stream %u to cpu "
+			    "%d: %s", i, s->m.pin_cpu, strerror(s->m.pin_err));
+	}
+	if (fell > 1)
+		knobs_warn(side, "%u streams in all fell back to %s", fell,
+		    datapath_name(side->data_path));
+	if (unpinned > 1)
+		knobs_warn(side, "-A: %u streams in all are not pinned",
+		    unpinned);
+	/* TCP keeps the two ECN bits of the byte to itself. */
+	if (x->p.tos != 0 && x->tos >= 0 && (uint32_t)x->tos != x->p.tos)
+		knobs_warn(side, "IP_TOS: asked 0x%02x, the socket has 0x%02x"
+		    "%s", x->p.tos, (unsigned)x->tos, (x->p.tos & 3) != 0 ?
+		    " (TCP sets the two ECN bits itself)" : "");
+}
+
 int
 xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
     char *err, size_t errlen)
@@ -459,8 +506,8 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 	}
 	side->has = 1;
 	for (i = 0; i < x->n; i++) {
-		side->bytes += atomic_load(&x->s[i].bytes);
-		side->calls += x->s[i].calls;
+		side->bytes += atomic_load(&x->s[i].m.bytes);
+		side->calls += x->s[i].m.calls;
 		ti[i] = x->s[i].ti;
 	}
 	side->seconds = ts_diff(&x->start, &x->end);
@@ -476,6 +523,8 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 		    &side->iface, &side->cpu, &wall);
 	xfer_per_segment(side, x->is_tx);
 	knobs_check(&x->p, x->is_tx, side);
+	xfer_streams_figures(x, side);
+	xfer_knobs(x, side);
 	if (x->capture_err[0] != '\0')
 		knobs_warn(side, "%s%s", strncmp(x->capture_err, "--capture",
 		    9) == 0 ? "" : "--capture: ", x->capture_err);
@@ -496,9 +545,10 @@ xfer_free(struct xfer *x)
 	for (i = 0; i < x->n; i++) {
 		if (x->s[i].started)
 			pthread_join(x->s[i].tid, NULL);
+		if (x->s[i].opened)
+			xfer_mode_close(&x->s[i].m);
 		if (x->s[i].x != NULL && x->s[i].fd >= 0)
 			close(x->s[i].fd);
-		free(x->s[i].buf);
 	}
 	if (x->done_ev != NULL)
 		event_free(x->done_ev);

@@ -72,6 +72,23 @@ sys.exit(0 if ok else 1)
 PYEOF
 }
 
+json_show() {	# json_show FILE PYTHON-EXPRESSION-ON-d: print its value
+	"$PY" - "$1" "$2" <<'PYEOF' 2>/dev/null || echo "?"
+import json, sys
+with open(sys.argv[1]) as f:
+    d = json.load(f)
+print(eval("(" + sys.argv[2] + ")", {"d": d}))
+PYEOF
+}
+
+# -A with a CPU past the list's limit is the option parser's to refuse.
+usage_error_A() {
+	local rc=0
+	"$GB" -t 127.0.0.1 -p 1 -A 4095 >/dev/null 2>"$TMP/ua.err" || rc=$?
+	[ "$rc" -eq 2 ] &&
+	    grep -q -- '-A: CPU number is too large' "$TMP/ua.err"
+}
+
 # 1. A default test: the report has both sides and the summary line.
 listen -1
 rc=0
@@ -236,6 +253,113 @@ d["result"]["sender"]["context"]["kernel"] is None and
 d["result"]["receiver"]["context"]["mtu"] == 65536'
 wait_for "$SRV" 5 || true
 
+# 4d. Data paths (issue 5): each mode is checked in what the ends report
+# they really used, on the end that sends or receives: the connecting side
+# or the listener.  Loopback copies every MSG_ZEROCOPY send (the receiving
+# socket must own its data), so copied == completions is expected here.
+gb_json() {	# gb_json NAME ARGS...: a test against a fresh listener
+	local name=$1 rc=0; shift
+	listen -1
+	"$GB" -p "$PORT" -J "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" || rc=$?
+	wait_for "$SRV" 5 || true
+	return "$rc"
+}
+both='(d["result"]["sender"], d["result"]["receiver"])'
+check "-Z: test exits 0" gb_json zc -t 127.0.0.1 -T 1 -Z
+check "-Z: zero-copy sends completed and counted on the sender" \
+    json_check "$TMP/zc.json" '
+all(z["completions"] > 0 and z["copied"] <= z["completions"] <= z["sends"]
+    for z in [d["result"]["sender"]["zerocopy"]]) and
+d["result"]["sender"]["zerocopy"]["sends"] == d["result"]["sender"]["calls"] and
+d["result"]["sender"]["data_path"] == "zerocopy" and
+d["result"]["sender"]["streams"][0]["data_path"] == "zerocopy" and
+d["result"]["receiver"]["data_path"] == "recv" and
+d["result"]["receiver"]["zerocopy"] is None and
+d["params"]["tx_path"] == "zerocopy" and
+d["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] > 0'
+echo "# -Z on loopback: $(json_show "$TMP/zc.json" \
+    '"%(copied)d of %(completions)d completions copied" %
+    d["result"]["sender"]["zerocopy"]')"
+check "-r -Z: the listener sends with MSG_ZEROCOPY" \
+    gb_json zcr -r 127.0.0.1 -T 1 -Z
+check "-r -Z: its completions come back in the listener's figures" \
+    json_check "$TMP/zcr.json" '
+d["result"]["sender"]["data_path"] == "zerocopy" and
+d["result"]["sender"]["zerocopy"]["completions"] > 0 and
+d["params"]["direction"] == "client_receives"'
+check "--sendfile (listener sends): test exits 0" \
+    gb_json sf -r 127.0.0.1 -T 1 --sendfile
+check "--sendfile: data path sendfile, bytes equal on both ends" \
+    json_check "$TMP/sf.json" '
+d["result"]["sender"]["data_path"] == "sendfile" and
+all(x["data_path"] == "sendfile" for x in d["result"]["sender"]["streams"]) and
+d["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] > 0'
+check "--skip-rx-copy (listener receives): test exits 0" \
+    gb_json trunc -t 127.0.0.1 -T 1 --skip-rx-copy
+check "--skip-rx-copy: data path skip_rx_copy, bytes equal on both ends" \
+    json_check "$TMP/trunc.json" '
+d["result"]["receiver"]["data_path"] == "skip_rx_copy" and
+d["result"]["receiver"]["warnings"] == [] and
+d["result"]["sender"]["data_path"] == "send" and
+d["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] > 0'
+check "--splice (listener receives): test exits 0" \
+    gb_json spl -t 127.0.0.1 -T 1 --splice
+check "--splice: data path splice, bytes equal on both ends" \
+    json_check "$TMP/spl.json" '
+d["result"]["receiver"]["data_path"] == "splice" and
+d["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] > 0'
+check "--sendfile --splice -n 50 -l 64K -P 2: test exits 0" \
+    gb_json sfn -r 127.0.0.1 -n 50 -l 64K -P 2 --sendfile --splice
+check "--sendfile --splice -n: exactly 2 x 50 x 64K bytes on both ends" \
+    json_check "$TMP/sfn.json" '
+d["result"]["sender"]["data_path"] == "sendfile" and
+d["result"]["receiver"]["data_path"] == "splice" and
+d["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] == 2*50*65536
+and [x["bytes"] for x in d["result"]["receiver"]["streams"]] == [50*65536] * 2'
+if [ "$(nproc)" -ge 2 ]; then
+	check "-A 0,1 -P 2: test exits 0" \
+	    gb_json aff -t 127.0.0.1 -T 1 -A 0,1 -P 2
+	check "-A 0,1 -P 2: streams pinned to their CPUs, ran there, both ends" \
+	    json_check "$TMP/aff.json" '
+all(len(s["streams"]) == 2 and
+    [x["pinned"] for x in s["streams"]] == [0, 1] and
+    all(x["cpu"] in (0, 1) for x in s["streams"]) and
+    s["streams"][0]["cpu"] != s["streams"][1]["cpu"] and s["warnings"] == []
+    for s in '"$both"')'
+else
+	echo "SKIP: -A 0,1 needs two CPUs"
+fi
+check "-A 4095 is refused before the test: exit 2" usage_error_A
+check "-C reno: test exits 0" gb_json reno -t 127.0.0.1 -T 1 -C reno
+check "-C reno: the congestion control of both ends is reno" \
+    json_check "$TMP/reno.json" \
+    'all(s["context"]["congestion"] == "reno" for s in '"$both"')'
+check "--fq-rate 100m: test exits 0" \
+    gb_json fq -t 127.0.0.1 -T 2 --fq-rate 100m
+check "--fq-rate 100m: at most ~100 Mbps, and read back on both ends" \
+    json_check "$TMP/fq.json" '
+0 < d["result"]["mbps"] < 110 and d["params"]["fq_rate"] == 12500000 and
+all(s["fq_rate"] == 12500000 for s in '"$both"')'
+echo "# --fq-rate 100m on loopback: $(json_show "$TMP/fq.json" \
+    '"%.1f Mbps" % d["result"]["mbps"]')"
+check "--tos 0x10: test exits 0" gb_json tos -t 127.0.0.1 -T 1 --tos 0x10
+check "--tos 0x10: read back on both ends (IPv4 and v4-mapped IPv6)" \
+    json_check "$TMP/tos.json" '
+all(s["tos"] == 16 and s["warnings"] == [] for s in '"$both"') and
+d["params"]["tos"] == 16'
+listen -1
+rc=0
+"$GB" -t 127.0.0.1 -p "$PORT" -T 1 -Z -P 2 -v >"$TMP/zv.out" \
+    2>"$TMP/zv.err" || rc=$?
+check "-Z -v: test exits 0" [ "$rc" -eq 0 ]
+check "-Z -v: the text says which path, and that loopback copied" grep -Eq \
+    '^gigebench-t: data path zerocopy: [0-9]+ zerocopy sends, [0-9]+ completions, [0-9]+ copied \(kernel copied\)$' \
+    "$TMP/zv.out"
+check "-Z -v: a line per stream with its path" [ "$(grep -Ec \
+    '^gigebench-t: stream [01]: [0-9]+ bytes in [0-9.]+ s = [0-9.]+ Mbps, cpu [0-9]+( \(pinned [0-9]+\))?, zerocopy$' \
+    "$TMP/zv.out")" -eq 2 ]
+wait_for "$SRV" 5 || true
+
 # 5. Busy: a second client during a test is refused promptly, exit 3.
 listen
 "$GB" -t 127.0.0.1 -p "$PORT" -T 3 -q >"$TMP/b1.out" 2>"$TMP/b1.err" &
@@ -333,6 +457,12 @@ check "-f x is a usage error" usage_case "-f" -t 127.0.0.1 -f x
 check "unknown option is a usage error" usage_case "frobnicate" \
     -t 127.0.0.1 --frobnicate
 check "-t without a host is a usage error" usage_case "host" -t
+check "-A x is a usage error" usage_case "-A" -t 127.0.0.1 -A x
+check "--fq-rate 0 is a usage error" usage_case "--fq-rate" -t 127.0.0.1 \
+    --fq-rate 0
+check "--tos 300 is a usage error" usage_case "--tos" -t 127.0.0.1 --tos 300
+check "-Z with --sendfile is a usage error" usage_case "--sendfile" \
+    -t 127.0.0.1 -Z --sendfile
 check "no role is a usage error" usage_case "." -T 1
 usage_json() {
 	local rc=0

@@ -33,7 +33,8 @@ enum field {
 	F_ROLE, F_DIRECTION, F_PORT, F_ONCE, F_FAMILY, F_UNIT, F_VERBOSE,
 	F_QUIET, F_JSON, F_BUFLEN, F_NBUF, F_DURATION, F_STREAMS, F_SNDBUF,
 	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL, F_CAPTURE, F_FORCE_BUFS,
-	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU
+	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU, F_TX_PATH,
+	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN
 };
 
 struct good_case {
@@ -83,6 +84,40 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--sweep", "mtu=1500,9000", "--sweep", "cc=reno" },
 	    F_NAXES, 2 },
 	{ { "-r", "--allow-mtu" }, F_ALLOW_MTU, 1 },
+	/* data paths, one per end; 0 is the plain one */
+	{ { "-t", "h" }, F_TX_PATH, 0 },
+	{ { "-t", "h" }, F_RX_PATH, 0 },
+	{ { "-t", "h", "-Z" }, F_TX_PATH, GB_PATH_ZEROCOPY },
+	{ { "-t", "h", "--zerocopy" }, F_TX_PATH, GB_PATH_ZEROCOPY },
+	{ { "-t", "h", "--sendfile" }, F_TX_PATH, GB_PATH_SENDFILE },
+	{ { "-t", "h", "--skip-rx-copy" }, F_RX_PATH, GB_PATH_SKIP_RX_COPY },
+	{ { "-t", "h", "--splice" }, F_RX_PATH, GB_PATH_SPLICE },
+	{ { "-r", "h", "-Z", "--splice" }, F_TX_PATH, GB_PATH_ZEROCOPY },
+	{ { "-r", "h", "-Z", "--splice" }, F_RX_PATH, GB_PATH_SPLICE },
+	{ { "-t", "h", "--sendfile", "--skip-rx-copy" }, F_RX_PATH,
+	    GB_PATH_SKIP_RX_COPY },
+	{ { "-tZ", "h" }, F_TX_PATH, GB_PATH_ZEROCOPY },
+	/* -A: the list as given, checked */
+	{ { "-t", "h" }, F_AFFINITY_LEN, 0 },
+	{ { "-t", "h", "-A", "0,1" }, F_AFFINITY_LEN, 3 },
+	{ { "-t", "h", "-A", "0-3" }, F_AFFINITY_LEN, 3 },
+	{ { "-t", "h", "--affinity", "1023" }, F_AFFINITY_LEN, 4 },
+	{ { "-t", "h", "--affinity=0,2-3,0" }, F_AFFINITY_LEN, 7 },
+	/* --fq-rate: bits in, bytes/s out */
+	{ { "-t", "h" }, F_FQ_RATE, 0 },
+	{ { "-t", "h", "--fq-rate", "100m" }, F_FQ_RATE, 12500000 },
+	{ { "-t", "h", "--fq-rate", "500M" }, F_FQ_RATE, 62500000 },
+	{ { "-t", "h", "--fq-rate", "1g" }, F_FQ_RATE, 125000000 },
+	{ { "-t", "h", "--fq-rate", "100" }, F_FQ_RATE, 12500000 },
+	{ { "-t", "h", "--fq-rate", "1k" }, F_FQ_RATE, 125 },
+	{ { "-t", "h", "--fq-rate=10t" }, F_FQ_RATE, UINT64_C(1250000000000) },
+	/* --tos: decimal or 0x */
+	{ { "-t", "h" }, F_TOS, 0 },
+	{ { "-t", "h", "--tos", "0x10" }, F_TOS, 0x10 },
+	{ { "-t", "h", "--tos", "0XfF" }, F_TOS, 255 },
+	{ { "-t", "h", "--tos", "184" }, F_TOS, 184 },
+	{ { "-t", "h", "--tos", "0" }, F_TOS, 0 },
+	{ { "-t", "h", "--tos=010" }, F_TOS, 10 },	/* not octal */
 	{ { "--restore" }, F_ROLE, GB_ROLE_RESTORE },
 	{ { "-t", "h" }, F_CAPTURE, 0 },
 	{ { "-t", "h", "--capture" }, F_CAPTURE, 1 },
@@ -235,6 +270,62 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-C", "reno", "--sweep", "cc=bbr" }, "-C", "--sweep",
 	    NULL },
 	{ { "--restore", "-t", "h" }, "--restore", "--restore", NULL },
+	/* one data path per end */
+	{ { "-t", "h", "-Z", "--sendfile" }, "--sendfile", "-Z",
+	    "--sendfile: cannot be used with -Z" },
+	{ { "-t", "h", "--sendfile", "--zerocopy" }, "--sendfile", "-Z",
+	    NULL },
+	{ { "-t", "h", "--splice", "--skip-rx-copy" }, "--splice",
+	    "--skip-rx-copy", "--splice: cannot be used with --skip-rx-copy" },
+	{ { "-t", "h", "-Z=1" }, "-=", "", NULL },
+	{ { "-t", "h", "--splice=yes" }, "--splice", "--splice=yes", NULL },
+	/* -A */
+	{ { "-t", "h", "-A", "" }, "-A", "\"\"",
+	    "-A: CPU list is empty: \"\"" },
+	{ { "-t", "h", "-A", "x" }, "-A", "x",
+	    "-A: CPU list is not like 0,2 or 0-3: x" },
+	{ { "-t", "h", "-A", "3-1" }, "-A", "3-1",
+	    "-A: CPU range is backwards: 3-1" },
+	{ { "-t", "h", "-A", "1024" }, "-A", "1024",
+	    "-A: CPU number is too large (max 1023): 1024" },
+	{ { "-t", "h", "-A", "0,99999999999" }, "-A", "0,99999999999", NULL },
+	{ { "-t", "h", "-A", "0," }, "-A", "0,", NULL },
+	{ { "-t", "h", "-A", ",0" }, "-A", ",0", NULL },
+	{ { "-t", "h", "-A", "0-" }, "-A", "0-", NULL },
+	{ { "-t", "h", "-A", "0 1" }, "-A", "0 1", NULL },
+	{ { "-t", "h", "-A", "-1" }, "-A", "-1", NULL },
+	{ { "-t", "h", "-A", "0:2" }, "-A", "0:2", NULL },
+	{ { "-t", "h", "--affinity",
+	    "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,"
+	    "24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,"
+	    "44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63" },
+	    "--affinity", "CPU list is too long (max 127 characters): 0,1,2",
+	    NULL },
+	{ { "-t", "h", "-A" }, "-A", "", "-A: missing value" },
+	/* --fq-rate: 1k-10t */
+	{ { "-t", "h", "--fq-rate", "0" }, "--fq-rate", "0",
+	    "--fq-rate: pacing rate is out of range (1k-10t): 0" },
+	{ { "-t", "h", "--fq-rate", "11t" }, "--fq-rate", "11t", NULL },
+	{ { "-t", "h", "--fq-rate", "1.5g" }, "--fq-rate", "1.5g",
+	    "--fq-rate: pacing rate is not a rate (like 500m, 1g; bare: "
+	    "Mbit/s): 1.5g" },
+	{ { "-t", "h", "--fq-rate", "1gb" }, "--fq-rate", "1gb", NULL },
+	{ { "-t", "h", "--fq-rate", "1x" }, "--fq-rate", "1x", NULL },
+	{ { "-t", "h", "--fq-rate", "-1m" }, "--fq-rate", "-1m", NULL },
+	{ { "-t", "h", "--fq-rate", "99999999999999999999m" }, "--fq-rate",
+	    "99999999999999999999m", NULL },
+	{ { "-t", "h", "--fq-rate=" }, "--fq-rate", "\"\"", NULL },
+	/* --tos: 0-255 */
+	{ { "-t", "h", "--tos", "256" }, "--tos", "256",
+	    "--tos: TOS is not 0-255 or 0x00-0xff: 256" },
+	{ { "-t", "h", "--tos", "0x100" }, "--tos", "0x100", NULL },
+	{ { "-t", "h", "--tos", "0x" }, "--tos", "0x", NULL },
+	{ { "-t", "h", "--tos", "0x1g" }, "--tos", "0x1g", NULL },
+	{ { "-t", "h", "--tos", "-1" }, "--tos", "-1", NULL },
+	{ { "-t", "h", "--tos", "lowdelay" }, "--tos", "lowdelay", NULL },
+	{ { "-t", "h", "--tos", "0x10000000000000000010" }, "--tos",
+	    "0x10000000000000000010", NULL },
+	{ { "-t", "h", "--tos", "" }, "--tos", "\"\"", NULL },
 	{ { "-t", "h", "--csv", "" }, "--csv", "\"\"", NULL },
 	{ { "-t", "h", "--rcvbuf", "x" }, "--rcvbuf", "x", NULL },
 	{ { "-t", "h", "--rcvbuf=" }, "--rcvbuf", "\"\"", NULL },
@@ -468,6 +559,11 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_REPEAT:		return o->repeat;
 	case F_NAXES:		return o->sweep.naxes;
 	case F_ALLOW_MTU:	return (uint64_t)o->allow_mtu;
+	case F_TX_PATH:		return (uint64_t)p->tx_path;
+	case F_RX_PATH:		return (uint64_t)p->rx_path;
+	case F_FQ_RATE:		return p->fq_rate;
+	case F_TOS:		return p->tos;
+	case F_AFFINITY_LEN:	return strlen(p->affinity);
 	}
 	return UINT64_MAX;
 }
@@ -636,7 +732,7 @@ value_for(const char *argname)
 		{ "rate", "1g" }, { "size", "64K" }, { "streams", "2" },
 		{ "algo", "cubic" }, { "spec", "95,2" }, { "file", "/tmp/x" },
 		{ "mtu", "9000" }, { "n", "3" }, { "param=list", "mtu=1500" },
-		{ "unit", "g" },
+		{ "unit", "g" }, { "cpus", "0,1" }, { "value", "0x10" },
 	};
 	size_t	i;
 

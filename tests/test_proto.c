@@ -96,9 +96,26 @@ test_roundtrip_hello(void **state)
 	in.params.link_mbps = 1000;
 	in.params.mtu = 9000;
 	strcpy(in.params.cc, "bbr");
+	in.params.tx_path = GB_PATH_ZEROCOPY;
+	in.params.rx_path = GB_PATH_SPLICE;
+	strcpy(in.params.affinity, "0-3,7");
+	in.params.fq_rate = GB_MAX_FQ_RATE;
+	in.params.tos = 0xb8;
 	roundtrip(&in, &out);
 	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
 	assert_string_not_equal(out.version, "");
+
+	/* The other paths, and the plain ones (0 in the struct). */
+	in.params.tx_path = GB_PATH_SENDFILE;
+	in.params.rx_path = GB_PATH_SKIP_RX_COPY;
+	in.params.fq_rate = GB_MIN_FQ_RATE;
+	roundtrip(&in, &out);
+	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
+	in.params.tx_path = in.params.rx_path = 0;
+	memset(in.params.affinity, 0, sizeof(in.params.affinity));
+	in.params.fq_rate = in.params.tos = 0;
+	roundtrip(&in, &out);
+	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
 }
 
 static void
@@ -165,7 +182,34 @@ test_roundtrip_side(void **state)
 	in.side.tcp.mss = 1448;
 	in.side.rcvbuf.requested = 786432;
 	in.side.rcvbuf.actual = 425984;
+	in.side.data_path = GB_PATH_ZEROCOPY;
+	in.side.zerocopy.has = 1;
+	in.side.zerocopy.sends = in.side.zerocopy.completions = 37588;
+	in.side.zerocopy.copied = 12;
+	in.side.tos = 0x10;
+	in.side.has_fq_rate = 1;
+	in.side.fq_rate = 12500000;
+	in.side.nstreams = 2;
+	in.side.streams[0].bytes = 2463315254;
+	in.side.streams[0].seconds = 60.0012;
+	in.side.streams[0].cpu = 1;
+	in.side.streams[0].pinned = 1;
+	in.side.streams[0].path = GB_PATH_ZEROCOPY;
+	in.side.streams[1].bytes = 2463317255;
+	in.side.streams[1].seconds = 59.9;
+	in.side.streams[1].cpu = -1;
+	in.side.streams[1].pinned = -1;
+	in.side.streams[1].path = GB_PATH_SEND;
 	roundtrip(&in, &out);
+	assert_int_equal(out.side.data_path, GB_PATH_ZEROCOPY);
+	assert_memory_equal(&out.side.zerocopy, &in.side.zerocopy,
+	    sizeof(in.side.zerocopy));
+	assert_int_equal(out.side.tos, 0x10);
+	assert_int_equal(out.side.has_fq_rate, 1);
+	assert_int_equal(out.side.fq_rate, 12500000);
+	assert_int_equal(out.side.nstreams, 2);
+	assert_memory_equal(out.side.streams, in.side.streams,
+	    2 * sizeof(in.side.streams[0]));
 	assert_int_equal(out.side.bytes, in.side.bytes);
 	assert_true(out.side.seconds == in.side.seconds);
 	assert_int_equal(out.side.iface.interrupts, 1157054);
@@ -294,6 +338,12 @@ struct bad_body {
 #define P_OK "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000," \
 	"\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,\"interval_ms\":0," \
 	"\"link_mbps\":0,\"mtu\":0,\"cc\":\"\""
+/* Issue 5's members, checked after the others. */
+#define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
+	"\"fq_rate\":0,\"tos\":0"
+#define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"
+#define HELLO(params) "{\"version\":\"1\",\"params\":{\"direction\":0," \
+	P_OK P_FLAGS params "}}"
 
 static const struct bad_body bad_bodies[] = {
 	{ PROTO_HELLO, "", "not a JSON object" },
@@ -332,11 +382,11 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":10,"
-	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "mss" },
+	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false" P_PATH "}}", "mss" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
-	    "\"interval_ms\":20000,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "interval" },
+	    "\"interval_ms\":20000,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false" P_PATH "}}", "interval" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":18446744073709551615,\"rcvbuf\":0,"
@@ -351,14 +401,55 @@ static const struct bad_body bad_bodies[] = {
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":900,\"cc\":\"\","
-	    "\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}",
-	    "mtu" },
+	    "\"nodelay\":false,\"force_bufs\":false,\"capture\":false"
+	    P_PATH "}}", "mtu" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,"
 	    "\"cc\":\"../../x\",\"nodelay\":false,\"force_bufs\":false,"
-	    "\"capture\":false}}", "congestion" },
+	    "\"capture\":false" P_PATH "}}", "congestion" },
+	/* issue 5: data paths, -A, --fq-rate, --tos */
+	{ PROTO_HELLO, HELLO(""), "tx_path" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"recv\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"),
+	    "\"tx_path\" is not send, zerocopy or sendfile: \"recv\"" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"zerocopy\","
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"),
+	    "\"rx_path\" is not recv, skip_rx_copy or splice" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":1,\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"), "tx_path" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"sendfile-and-some-more\","
+	    "\"rx_path\":\"recv\",\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"),
+	    "tx_path\" is too long" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"Splice\","
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"), "rx_path" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"fq_rate\":0,\"tos\":0"), "affinity" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"0-\",\"fq_rate\":0,\"tos\":0"),
+	    "affinity: CPU list is not like 0,2 or 0-3: 0-" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"4096\",\"fq_rate\":0,\"tos\":0"),
+	    "CPU number is too large" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"../x\",\"fq_rate\":0,\"tos\":0"), "affinity" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":-1,\"tos\":0"), "fq_rate" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":1250000000001,\"tos\":0"),
+	    "fq_rate" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":124,\"tos\":0"),
+	    "pacing rate is out of range" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":\"1g\",\"tos\":0"), "fq_rate" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":256"), "tos" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":16.5"), "tos" },
+	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
+	    "\"affinity\":\"\",\"fq_rate\":0"), "tos" },
 	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
@@ -424,6 +515,91 @@ test_params_check(void **state)
 	p.sndbuf = 10;
 	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "socket buffer"));
+
+	/* issue 5's fields, as a caller other than the decoder sets them */
+	params_init(&p);
+	p.tx_path = GB_PATH_SPLICE;
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "data path"));
+	params_init(&p);
+	p.rx_path = GB_PATH_ZEROCOPY;
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	params_init(&p);
+	p.rx_path = GB_PATH_COUNT;
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	params_init(&p);
+	p.tx_path = GB_PATH_SENDFILE;
+	p.rx_path = GB_PATH_SKIP_RX_COPY;
+	strcpy(p.affinity, "0,1");
+	p.fq_rate = GB_MAX_FQ_RATE;
+	p.tos = GB_MAX_TOS;
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), 0);
+	p.fq_rate = GB_MAX_FQ_RATE + 1;
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pacing rate"));
+	p.fq_rate = 0;
+	p.tos = GB_MAX_TOS + 1;
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "TOS"));
+	p.tos = 0;
+	strcpy(p.affinity, "1,");
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "affinity"));
+}
+
+/*
+ * The largest side there can be (128 streams, 16 interrupt lines, 8 long
+ * warnings, every string full) still fits in one message.
+ */
+static void
+test_side_fits(void **state)
+{
+	struct proto_msg *m;
+	uint8_t *buf;
+	size_t len;
+	unsigned i;
+
+	(void)state;
+	assert_non_null(m = calloc(1, sizeof(*m)));
+	m->type = PROTO_DONE;
+	m->side.has = 1;
+	m->side.bytes = m->side.calls = UINT64_C(9223372036854775807);
+	m->side.seconds = m->side.mbps = 1.0 / 3.0;
+	memset(m->side.iface.name, 'x', sizeof(m->side.iface.name) - 1);
+	memset(m->side.iface.irq_list, '9',
+	    sizeof(m->side.iface.irq_list) - 1);
+	memset(m->side.iface.irq_note, 'n',
+	    sizeof(m->side.iface.irq_note) - 1);
+	m->side.iface.nlines = GB_MAX_IRQ_LINES;
+	for (i = 0; i < GB_MAX_IRQ_LINES; i++) {
+		memset(m->side.iface.lines[i].chip, 'c',
+		    sizeof(m->side.iface.lines[i].chip) - 1);
+		memset(m->side.iface.lines[i].actions, 'a',
+		    sizeof(m->side.iface.lines[i].actions) - 1);
+		memset(m->side.iface.lines[i].cpus, '1',
+		    sizeof(m->side.iface.lines[i].cpus) - 1);
+		m->side.iface.lines[i].count = UINT64_MAX;
+	}
+	m->side.nwarnings = GB_MAX_WARNINGS;
+	for (i = 0; i < GB_MAX_WARNINGS; i++)
+		memset(m->side.warnings[i], 'w', GB_WARNING_LEN - 1);
+	m->side.zerocopy.has = 1;
+	m->side.zerocopy.sends = UINT64_MAX;
+	m->side.has_fq_rate = 1;
+	m->side.fq_rate = UINT64_MAX;
+	m->side.tos = 255;
+	m->side.nstreams = GB_MAX_STREAMS;
+	for (i = 0; i < GB_MAX_STREAMS; i++) {
+		m->side.streams[i].bytes = UINT64_C(9223372036854775807);
+		m->side.streams[i].seconds = 1.0 / 3.0;
+		m->side.streams[i].cpu = m->side.streams[i].pinned = 1023;
+		m->side.streams[i].path = GB_PATH_SKIP_RX_COPY;
+	}
+	buf = proto_encode(m, &len);
+	assert_non_null(buf);
+	assert_true(len <= PROTO_HEADER_LEN + PROTO_MAX_BODY);
+	free(buf);
+	free(m);
 }
 
 int
@@ -439,6 +615,7 @@ main(void)
 		cmocka_unit_test(test_reader_truncated),
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_params_check),
+		cmocka_unit_test(test_side_fits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,6 +81,14 @@ fill_seed_side(struct gb_side *s, int tx)
 	s->sndbuf.requested = tx ? 0 : 262144;
 	s->sndbuf.actual = tx ? 16384 : 524288;
 	s->rcvbuf.actual = 87380;
+	/* The seed's plain paths; its streams were not pinned. */
+	s->data_path = tx ? GB_PATH_SEND : GB_PATH_RECV;
+	s->nstreams = 1;
+	s->streams[0].bytes = s->bytes;
+	s->streams[0].seconds = s->seconds;
+	s->streams[0].cpu = 0;
+	s->streams[0].pinned = -1;
+	s->streams[0].path = s->data_path;
 }
 
 /* The 2001 GMAC test of the seed: nuttcp -t, 60 s, reports every 10 s. */
@@ -153,9 +161,24 @@ fill_loopback_side(struct gb_side *s, int tx)
 	s->sndbuf.actual = 2626560;
 	s->rcvbuf.requested = tx ? 0 : 4194304;
 	s->rcvbuf.actual = tx ? 131072 : 8388608;
+	/* -Z -A 0,1 --tos 0x10: loopback copies every zero-copy send. */
+	s->data_path = tx ? GB_PATH_ZEROCOPY : GB_PATH_RECV;
+	s->zerocopy.has = tx;
+	s->zerocopy.sends = tx ? 178963 : 0;
+	s->zerocopy.completions = s->zerocopy.copied = tx ? 178963 : 0;
+	s->tos = 0x10;
+	s->nstreams = 2;
+	s->streams[0].bytes = tx ? UINT64_C(11728394506) :
+	    UINT64_C(11728329000);
+	s->streams[1].bytes = s->bytes - s->streams[0].bytes;
+	s->streams[0].seconds = s->seconds;
+	s->streams[1].seconds = s->seconds - 0.0002;
+	s->streams[0].cpu = s->streams[0].pinned = 0;
+	s->streams[1].cpu = s->streams[1].pinned = 1;
+	s->streams[0].path = s->streams[1].path = s->data_path;
 }
 
-/* gigebench -r 127.0.0.1 -P 2 -D: the listener sends over lo. */
+/* gigebench -r 127.0.0.1 -P 2 -D -Z -A 0,1 --tos 0x10: the listener sends */
 static struct gb_result *
 result_loopback(void)
 {
@@ -169,6 +192,9 @@ result_loopback(void)
 	r->params.nodelay = 1;
 	r->params.rcvbuf = 4194304;
 	r->params.interval_ms = 0;
+	r->params.tx_path = GB_PATH_ZEROCOPY;
+	strcpy(r->params.affinity, "0,1");
+	r->params.tos = 0x10;
 	strcpy(r->peer, "127.0.0.1");
 	r->port = 5001;
 	r->local_is_sender = 0;
@@ -177,7 +203,11 @@ result_loopback(void)
 	return r;
 }
 
-/* The listener died before it reported: only the sender's figures. */
+/*
+ * The listener died before it reported: only the sender's figures.  It
+ * sent with --sendfile, paced by --fq-rate 1g, on a kernel that would not
+ * say its TOS byte.
+ */
 static struct gb_result *
 result_norecv(void)
 {
@@ -191,6 +221,8 @@ result_norecv(void)
 	r->params.streams = 1;
 	r->params.mss = 1400;
 	r->params.interval_ms = 0;
+	r->params.tx_path = GB_PATH_SENDFILE;
+	r->params.fq_rate = 125000000;
 	strcpy(r->peer, "198.18.0.2");
 	r->port = 5101;
 	r->local_is_sender = 1;
@@ -213,6 +245,15 @@ result_norecv(void)
 	s->tcp.mss = 1388;
 	s->sndbuf.actual = 16384;
 	s->rcvbuf.actual = 131072;
+	s->data_path = GB_PATH_SENDFILE;
+	s->tos = -1;
+	s->has_fq_rate = 1;
+	s->fq_rate = 125000000;
+	s->nstreams = 1;
+	s->streams[0].bytes = s->bytes;
+	s->streams[0].seconds = s->seconds;
+	s->streams[0].cpu = s->streams[0].pinned = -1;
+	s->streams[0].path = GB_PATH_SENDFILE;
 	return r;
 }
 
@@ -558,7 +599,30 @@ test_json_params(void **state)
 	assert_true(json_is_null(json_object_get(j, "link_mbps")));
 	assert_true(json_is_null(json_object_get(j, "mtu")));
 	assert_true(json_is_null(json_object_get(j, "cc")));
-	assert_int_equal(json_object_size(j), 15);
+	assert_string_equal(json_string_value(json_object_get(j, "tx_path")),
+	    "send");
+	assert_string_equal(json_string_value(json_object_get(j, "rx_path")),
+	    "recv");
+	assert_true(json_is_null(json_object_get(j, "affinity")));
+	assert_true(json_is_null(json_object_get(j, "fq_rate")));
+	assert_true(json_is_null(json_object_get(j, "tos")));
+	assert_int_equal(json_object_size(j), 20);
+	json_decref(j);
+	p.tx_path = GB_PATH_SENDFILE;
+	p.rx_path = GB_PATH_SPLICE;
+	strcpy(p.affinity, "0-3");
+	p.fq_rate = 12500000;
+	p.tos = 0xb8;
+	assert_non_null(j = report_params_json(&p));
+	assert_string_equal(json_string_value(json_object_get(j, "tx_path")),
+	    "sendfile");
+	assert_string_equal(json_string_value(json_object_get(j, "rx_path")),
+	    "splice");
+	assert_string_equal(json_string_value(json_object_get(j, "affinity")),
+	    "0-3");
+	assert_int_equal(json_integer_value(json_object_get(j, "fq_rate")),
+	    12500000);
+	assert_int_equal(json_integer_value(json_object_get(j, "tos")), 0xb8);
 	json_decref(j);
 	p.link_mbps = 1000;
 	p.capture = 1;

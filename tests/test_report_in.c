@@ -77,6 +77,25 @@ fill_full_side(struct gb_side *s)
 	s->sndbuf.actual = 131072;
 	s->rcvbuf.requested = 65536;
 	s->rcvbuf.actual = 131072;
+	s->data_path = GB_PATH_ZEROCOPY;
+	s->zerocopy.has = 1;
+	s->zerocopy.sends = 75175;
+	s->zerocopy.completions = 75170;
+	s->zerocopy.copied = 75170;
+	s->tos = 0x10;
+	s->has_fq_rate = 1;
+	s->fq_rate = 125000000;
+	s->nstreams = 2;
+	s->streams[0].bytes = UINT64_C(2463315264);
+	s->streams[0].seconds = 60.0;
+	s->streams[0].cpu = 0;
+	s->streams[0].pinned = 0;
+	s->streams[0].path = GB_PATH_ZEROCOPY;
+	s->streams[1].bytes = UINT64_C(2463315263);
+	s->streams[1].seconds = 59.99;
+	s->streams[1].cpu = 1;
+	s->streams[1].pinned = 1;
+	s->streams[1].path = GB_PATH_ZEROCOPY;
 }
 
 /* A receiver on lo that could read little: most groups unknown. */
@@ -96,6 +115,14 @@ fill_sparse_side(struct gb_side *s)
 	s->iface.rx_packets = s->iface.tx_packets = 361234;
 	s->sndbuf.actual = 2626560;
 	s->rcvbuf.actual = 131072;
+	s->data_path = GB_PATH_RECV;
+	s->tos = -1;
+	s->nstreams = 1;
+	s->streams[0].bytes = s->bytes;
+	s->streams[0].seconds = s->seconds;
+	s->streams[0].cpu = -1;
+	s->streams[0].pinned = -1;
+	s->streams[0].path = GB_PATH_RECV;
 }
 
 /* ---- side round trip ---- */
@@ -129,6 +156,14 @@ assert_side_equal(const struct gb_side *a, const struct gb_side *b)
 	assert_memory_equal(&a->tcp, &b->tcp, sizeof(a->tcp));
 	assert_memory_equal(&a->sndbuf, &b->sndbuf, sizeof(a->sndbuf));
 	assert_memory_equal(&a->rcvbuf, &b->rcvbuf, sizeof(a->rcvbuf));
+	assert_int_equal(a->data_path, b->data_path);
+	assert_memory_equal(&a->zerocopy, &b->zerocopy, sizeof(a->zerocopy));
+	assert_int_equal(a->tos, b->tos);
+	assert_int_equal(a->has_fq_rate, b->has_fq_rate);
+	assert_int_equal(a->fq_rate, b->fq_rate);
+	assert_int_equal(a->nstreams, b->nstreams);
+	assert_memory_equal(a->streams, b->streams,
+	    a->nstreams * sizeof(a->streams[0]));
 }
 
 /* Through text, as the protocol carries it. */
@@ -166,6 +201,16 @@ test_side_roundtrip(void **state)
 	memset(&s, 0, sizeof(s));
 	s.has = 1;
 	roundtrip(&s);
+	s.nstreams = GB_MAX_STREAMS;
+	s.streams[GB_MAX_STREAMS - 1].cpu = 2147483647;
+	s.streams[GB_MAX_STREAMS - 1].path = GB_PATH_SPLICE;
+	s.data_path = GB_PATH_SENDFILE;
+	s.has_fq_rate = 1;
+	s.fq_rate = UINT64_C(9223372036854775807);
+	s.tos = 255;
+	roundtrip(&s);
+	memset(&s, 0, sizeof(s));
+	s.has = 1;
 	/* Extremes of every C type, and reals that need all 17 digits. */
 	s.bytes = s.calls = UINT64_C(9223372036854775807);
 	s.seconds = 0.1;
@@ -228,11 +273,18 @@ static const struct member {
 	{ "tcp.rttvar_us", K_U32, 0 },
 	{ "tcp.cwnd", K_U32, 0 },
 	{ "tcp.mss", K_U32, 0 },
+	{ "data_path", K_STR, 0 },
+	{ "zerocopy.sends", K_U64, 0 },
+	{ "zerocopy.completions", K_U64, 0 },
+	{ "zerocopy.copied", K_U64, 0 },
+	{ "tos", K_INT, 1 },
+	{ "fq_rate", K_U64, 1 },
 };
 #define NMEMBERS	(sizeof(members) / sizeof(members[0]))
 
 static const char *const objects[] = { "cpu", "host_cpu", "interface",
-    "packets", "bytes_on_wire", "softirq", "sndbuf", "rcvbuf", "tcp" };
+    "packets", "bytes_on_wire", "softirq", "sndbuf", "rcvbuf", "tcp",
+    "zerocopy" };
 #define NOBJECTS	(sizeof(objects) / sizeof(objects[0]))
 
 static json_t *
@@ -417,6 +469,102 @@ test_side_out_of_range(void **state)
 	expect_refused("interface.name", json_string(
 	    "0123456789012345678901234567890123456789"), "too long");
 	expect_refused("interface.name", json_stringn("et\0h0", 5), "NUL");
+	expect_refused("tos", json_integer(256), "out of range (max 255)");
+	expect_refused("data_path", json_string("sendfile2"),
+	    "is not a data path: \"sendfile2\"");
+	expect_refused("data_path", json_string(""), "is not a data path");
+	expect_refused("data_path", json_string("zerocopy-and-more"),
+	    "too long");
+	expect_refused("zerocopy.completions", json_integer(75176),
+	    "is more than zerocopy.sends");
+	expect_refused("zerocopy.copied", json_integer(75171),
+	    "is more than zerocopy.completions");
+}
+
+/* Set streams[i].key to v (NULL deletes it); expect -1 naming the key. */
+static void
+expect_stream_refused(size_t i, const char *key, json_t *v, const char *why)
+{
+	char err[GB_ERR_LEN] = "";
+	struct gb_side s;
+	json_t *j, *o;
+
+	j = full_side_json();
+	assert_non_null(o = json_array_get(json_object_get(j, "streams"), i));
+	if (v == NULL)
+		assert_int_equal(json_object_del(o, key), 0);
+	else
+		assert_int_equal(json_object_set_new(o, key, v), 0);
+	if (report_side_from_json(j, &s, err, sizeof(err)) != -1)
+		fail_msg("streams[%zu].%s: accepted", i, key);
+	if (strstr(err, "streams.") == NULL || strstr(err, key) == NULL ||
+	    strstr(err, why) == NULL)
+		fail_msg("streams[%zu].%s: want \"%s\" in \"%s\"", i, key,
+		    why, err);
+	json_decref(j);
+}
+
+static void
+test_side_streams(void **state)
+{
+	static const char *const keys[] = { "bytes", "seconds", "mbps",
+	    "cpu", "pinned", "data_path" };
+	char err[GB_ERR_LEN] = "";
+	struct gb_side s;
+	json_t *j, *a;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		expect_stream_refused(1, keys[i], NULL, "is missing");
+		expect_stream_refused(0, keys[i], json_array(), "not a");
+		expect_stream_refused(1, keys[i], json_true(), "not a");
+		if (strcmp(keys[i], "cpu") != 0 &&
+		    strcmp(keys[i], "pinned") != 0)
+			expect_stream_refused(0, keys[i], json_null(),
+			    "is null");
+	}
+	expect_stream_refused(0, "bytes", json_integer(-1), "negative");
+	expect_stream_refused(0, "seconds", json_real(-0.5), "negative");
+	expect_stream_refused(0, "cpu", json_integer(-1), "negative");
+	expect_stream_refused(1, "pinned", json_integer(INT64_C(2147483648)),
+	    "out of range");
+	expect_stream_refused(1, "cpu", json_real(1.0), "an integer");
+	expect_stream_refused(0, "data_path", json_string("copy"),
+	    "is not a data path");
+
+	/* A null CPU is -1: not known, or not pinned. */
+	j = full_side_json();
+	a = json_object_get(j, "streams");
+	json_object_set_new(json_array_get(a, 1), "cpu", json_null());
+	json_object_set_new(json_array_get(a, 1), "pinned", json_null());
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.streams[1].cpu, -1);
+	assert_int_equal(s.streams[1].pinned, -1);
+	assert_int_equal(s.streams[0].pinned, 0);
+
+	/* Not an array, not objects, too many. */
+	json_object_set_new(j, "streams", json_object());
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "streams is not an array");
+	json_object_set_new(j, "streams", json_pack("[i]", 1));
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "streams holds a non-object");
+	assert_non_null(a = json_array());
+	for (i = 0; i <= GB_MAX_STREAMS; i++)
+		json_array_append_new(a, json_pack("{s:i, s:f, s:f, s:n, s:n,"
+		    " s:s}", "bytes", 1, "seconds", 1.0, "mbps", 0.0, "cpu",
+		    "pinned", "data_path", "recv"));
+	json_object_set_new(j, "streams", a);
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "streams has over 128 entries");
+	json_array_remove(a, 0);
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.nstreams, GB_MAX_STREAMS);
+	json_object_set_new(j, "streams", json_null());
+	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "streams is null");
+	json_decref(j);
 }
 
 static void
@@ -432,7 +580,8 @@ test_side_non_objects(void **state)
 		expect_refused(objects[i], json_array(), "not an object");
 		expect_refused(objects[i], json_string("{}"), "not an object");
 		expect_refused(objects[i], json_integer(0), "not an object");
-		if (strcmp(objects[i], "tcp") != 0)
+		if (strcmp(objects[i], "tcp") != 0 &&
+		    strcmp(objects[i], "zerocopy") != 0)
 			expect_refused(objects[i], json_null(), "is null");
 	}
 	assert_int_equal(report_side_from_json(NULL, &s, err, sizeof(err)),
@@ -508,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_side_out_of_range),
 		cmocka_unit_test(test_side_non_objects),
 		cmocka_unit_test(test_side_groups),
+		cmocka_unit_test(test_side_streams),
 		cmocka_unit_test(test_side_small_errbuf),
 	};
 
