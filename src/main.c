@@ -47,10 +47,17 @@ print_json(json_t *doc)
 }
 
 static void
-print_error(const struct gb_opts *o, const char *msg, int code)
+print_error(const struct gb_opts *o, const char *text, int code)
 {
+	char msg[2 * GB_ERR_LEN];
 	json_t *doc;
+	size_t i;
 
+	/* A peer's refusal text reaches the terminal: no control bytes. */
+	snprintf(msg, sizeof(msg), "%s", text);
+	for (i = 0; msg[i] != '\0'; i++)
+		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+			msg[i] = '?';
 	fprintf(stderr, "gigebench: %s\n", msg);
 	if (!o->json)
 		return;

@@ -130,6 +130,7 @@ struct opts_state {
 };
 
 static void	opts_defaults(struct gb_opts *);
+static void	opts_printable(char *);
 static int	opts_error(struct opts_state *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static const char *opts_shown(const char *);
@@ -181,10 +182,24 @@ opts_error(struct opts_state *st, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (st->err != NULL && st->errlen > 0)
+	if (st->err != NULL && st->errlen > 0) {
 		snprintf(st->err, st->errlen, "%s%s%s", st->name,
 		    *st->name != '\0' ? ": " : "", msg);
+		opts_printable(st->err);
+	}
 	return OPTS_ERROR;
+}
+
+/*
+ * A value may hold a newline or an escape sequence: the message stays one
+ * line on the terminal, with '?' for each control character.
+ */
+static void
+opts_printable(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
 }
 
 /* An empty value is shown as "" so that it can be seen. */
@@ -469,8 +484,10 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_SWEEP:
 		/* sweep.c's messages start with "--sweep:" already. */
 		if (sweep_parse(&o->sweep, arg, why, sizeof(why)) == -1) {
-			if (st->err != NULL && st->errlen > 0)
+			if (st->err != NULL && st->errlen > 0) {
 				snprintf(st->err, st->errlen, "%s", why);
+				opts_printable(st->err);
+			}
 			return OPTS_ERROR;
 		}
 		return OPTS_OK;
