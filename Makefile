@@ -70,10 +70,20 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_netns.sh
 	bash tests/mtu_netns.sh
 
-check: check-unit check-loopback check-man check-netns
+# Malformed messages, garbage connections and dead peers against a real
+# listener (about 80 s; timing bounds, so not repeated under ASan), and
+# 400+ bad option values.
+check-hostile: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/hostile.sh
 
-# Everything CI runs: lint, the checks, then again under ASan+UBSan.
-check-all: lint check check-asan
+check-options: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/options_bad.sh
+
+check: check-unit check-loopback check-man check-netns check-options
+
+# Everything CI runs: lint, the checks, the hostile peers, then the checks
+# again under ASan+UBSan.
+check-all: lint check check-hostile check-asan
 
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -fno-sanitize-recover=all
@@ -104,7 +114,7 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan
 
-.PHONY: bench-smoke all check check-all check-unit check-loopback check-man check-netns asan check-asan lint \
+.PHONY: bench-smoke all check check-all check-hostile check-options check-unit check-loopback check-man check-netns asan check-asan lint \
 	install clean
 .PRECIOUS: $(BUILD)/%.o
 

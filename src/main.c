@@ -6,6 +6,7 @@
  * Exit status: 0 success, 1 test or network failure, 2 usage error,
  * 3 refused by the peer (busy, other protocol version, not gigebench).
  */
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,12 @@ main(int argc, char *argv[])
 		return EXIT_TEST_FAILED;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Stream buffers (16K-64M, a few per test) come from mmap, not the
+	 * heap, so a listener that runs for months returns them whole
+	 * instead of fragmenting the heap between tests of mixed sizes.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 	if (o.role == GB_ROLE_RESTORE)
 		return run_restore();
 	if (o.role == GB_ROLE_CONNECT)

@@ -79,6 +79,8 @@ proto_status_str(int status)
 		return "message length over the cap";
 	case PROTO_E_BODY:
 		return "malformed message body";
+	case PROTO_E_FLAGS:
+		return "header flags are not 0";
 	}
 	return "unknown status";
 }
@@ -113,6 +115,8 @@ proto_header_decode(const uint8_t in[PROTO_HEADER_LEN], struct proto_header *h)
 		return PROTO_E_TYPE;
 	if (h->length > PROTO_MAX_BODY)
 		return PROTO_E_LENGTH;
+	if (h->flags != 0)
+		return PROTO_E_FLAGS;
 	return PROTO_OK;
 }
 
@@ -488,10 +492,19 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
     size_t errlen)
 {
 	const json_t *v;
+	char prog[16];
 	uint64_t u;
 
 	switch (m->type) {
 	case PROTO_HELLO:
+		if (get_string(o, "program", prog, sizeof(prog), err,
+		    errlen) == -1)
+			return -1;
+		if (strcmp(prog, "gigebench") != 0) {
+			snprintf(err, errlen, "member \"program\" is not "
+			    "\"gigebench\"");
+			return -1;
+		}
 		if (get_string(o, "version", m->version, sizeof(m->version),
 		    err, errlen) == -1)
 			return -1;

@@ -55,7 +55,8 @@ enum proto_status {
 	PROTO_E_VERSION = -2,	/* gigebench, another protocol version */
 	PROTO_E_TYPE = -3,
 	PROTO_E_LENGTH = -4,	/* over PROTO_MAX_BODY */
-	PROTO_E_BODY = -5	/* body is not the JSON the type needs */
+	PROTO_E_BODY = -5,	/* body is not the JSON the type needs */
+	PROTO_E_FLAGS = -6	/* header flags other than 0 */
 };
 
 enum proto_refusal {

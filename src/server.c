@@ -206,8 +206,20 @@ on_xfer_done(void *arg)
 {
 	struct session *ss = arg;
 	struct timeval tv = { GB_SILENT_MS / 1000, 0 };
+	char why[GB_ERR_LEN];
 
 	ss->xfer_done = 1;
+	/*
+	 * A stream that failed (a silent or vanished peer) ends the session
+	 * now: waiting for the client's figures would keep the listener busy
+	 * for another timeout.
+	 */
+	if (!ss->failed && !ss->got_done && xfer_failed(ss->x, why,
+	    sizeof(why))) {
+		logmsg(ss->srv, 0, ss->result->peer, why);
+		send_simple(ss->ctl, PROTO_ERROR, 0, why);
+		ss->failed = 1;
+	}
 	if (ss->failed)
 		session_end(ss);
 	else if (ss->got_done)
@@ -467,6 +479,9 @@ on_pconn_read(evutil_socket_t fd, short what, void *arg)
 		if (rc == PROTO_E_VERSION)
 			send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_VERSION,
 			    "the listener speaks another protocol version");
+		else if (rc == PROTO_E_FLAGS)
+			send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_PROTOCOL,
+			    "header flags are not 0");
 		logmsg(pc->srv, 1, pc->peer, rc < 0 ? err : "out of memory");
 		pconn_free(pc, 1);
 		return;

@@ -118,7 +118,7 @@ listen_on(const struct sock_addr *a, int v6only, char *err, size_t errlen)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only,
 		    sizeof(v6only));
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) == -1 ||
-	    listen(fd, 128) == -1) {
+	    listen(fd, SOMAXCONN) == -1) {
 		snprintf(err, errlen, "cannot listen on %s port %u: %s",
 		    sock_ntop((const struct sockaddr *)&a->ss, name,
 		    sizeof(name)),

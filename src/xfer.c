@@ -397,6 +397,23 @@ fail:
 	return NULL;
 }
 
+int
+xfer_failed(const struct xfer *x, char *why, size_t len)
+{
+	unsigned i;
+
+	if (x->abort_why[0] != '\0') {
+		snprintf(why, len, "%s", x->abort_why);
+		return 1;
+	}
+	for (i = 0; i < x->n; i++)
+		if (x->s[i].error[0] != '\0') {
+			snprintf(why, len, "stream %u: %s", i, x->s[i].error);
+			return 1;
+		}
+	return 0;
+}
+
 void
 xfer_abort(struct xfer *x, const char *why)
 {

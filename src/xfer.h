@@ -36,6 +36,8 @@ struct xfer;
 
 struct xfer	*xfer_start(struct event_base *, const struct xfer_config *,
 		    char *err, size_t errlen);
+/* After done_cb: did a stream fail or the test abort?  Why in why. */
+int		 xfer_failed(const struct xfer *, char *why, size_t len);
 /* Stop now (peer lost, signal): unblocks every stream. */
 void		 xfer_abort(struct xfer *, const char *why);
 /*

@@ -178,6 +178,24 @@ mode_count(struct xfer_mode *m, ssize_t n)
 	m->calls++;
 }
 
+/*
+ * A blocking send() returns short only when a signal interrupted it or
+ * when SO_SNDTIMEO ran out part way.  A socket that is still not writable
+ * then means the peer has read nothing for the whole silent-peer timeout:
+ * fail now rather than wait for another timeout.  Only short sends get
+ * here, so the hot loop pays nothing.
+ */
+static int
+mode_stalled(int fd, size_t asked, ssize_t sent)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+	if ((size_t)sent >= asked || poll(&pfd, 1, 0) != 0)
+		return 0;
+	errno = EAGAIN;
+	return 1;
+}
+
 static int
 mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 {
@@ -187,9 +205,13 @@ mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 		if (nbuf != 0 && m->calls >= nbuf)
 			break;
 		n = send(m->fd, m->buf, m->len, MSG_NOSIGNAL);
-		if (n > 0)
+		if (n > 0) {
 			mode_count(m, n);
-		else if (n == -1 && errno != EINTR) {
+			if (mode_stalled(m->fd, m->len, n)) {
+				m->what = "send";
+				return -1;
+			}
+		} else if (n == -1 && errno != EINTR) {
 			m->what = "send";
 			return -1;
 		}

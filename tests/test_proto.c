@@ -247,6 +247,9 @@ test_header_edges(void **state)
 	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_TYPE);
 	proto_header_encode(hdr, PROTO_TYPE_MAX + 1, 10);
 	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_TYPE);
+	proto_header_encode(hdr, PROTO_HELLO, 10);
+	hdr[7] = 1;
+	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_FLAGS);
 	memcpy(hdr, "GET ", 4);
 	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_MAGIC);
 }
@@ -342,7 +345,7 @@ struct bad_body {
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
 	"\"fq_rate\":0,\"tos\":0"
 #define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"
-#define HELLO(params) "{\"version\":\"1\",\"params\":{\"direction\":0," \
+#define HELLO(params) "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0," \
 	P_OK P_FLAGS params "}}"
 
 static const struct bad_body bad_bodies[] = {
@@ -351,59 +354,63 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_HELLO, "{\"title\":\"\\u", "not a JSON object" },
 	{ PROTO_HELLO, "{} trailing", "not a JSON object" },
 	{ PROTO_HELLO, "{\"a\":1,\"a\":2}", "not a JSON object" },
-	{ PROTO_HELLO, "{}", "version" },
-	{ PROTO_HELLO, "{\"version\":1}", "version" },
-	{ PROTO_HELLO, "{\"version\":\"1\"}", "params" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":\"x\"}", "params" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{}", "program" },
+	{ PROTO_HELLO, "{\"program\":\"iperf3\",\"version\":\"1\"}",
+	    "program" },
+	{ PROTO_HELLO, "{\"program\":7}", "program" },
+	{ PROTO_HELLO, "{\"program\":\"gigebench\"}", "version" },
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":1}", "version" },
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\"}", "params" },
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":\"x\"}", "params" },
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK "}}", "nodelay" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":2,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":2,"
 	    P_OK ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "direction" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":\"131072\",\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":0,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":-1,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "nbuf" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":129,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "streams" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":1.5e9,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "duration_ms" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":10,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false" P_PATH "}}", "mss" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":20000,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false" P_PATH "}}", "interval" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":18446744073709551615,\"rcvbuf\":0,"
 	    "\"mss\":0,\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK ",\"nodelay\":false}}", "force_bufs" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK ",\"nodelay\":false,\"force_bufs\":0}}", "force_bufs" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    P_OK ",\"nodelay\":false,\"force_bufs\":false}}", "capture" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":900,\"cc\":\"\","
 	    "\"nodelay\":false,\"force_bufs\":false,\"capture\":false"
 	    P_PATH "}}", "mtu" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,"
@@ -450,7 +457,7 @@ static const struct bad_body bad_bodies[] = {
 	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":16.5"), "tos" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
 	    "\"affinity\":\"\",\"fq_rate\":0"), "tos" },
-	{ PROTO_HELLO, "{\"version\":\"1\",\"params\":{\"direction\":0,"
+	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,"

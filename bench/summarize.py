@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""bench/summarize.py - reads the runs bench/run.sh made and prints the table.
+
+	summarize.py [--json FILE] WORKDIR	the table, targets, optional JSON
+	summarize.py --one RUNDIR		one run's figures on one line
+
+WORKDIR holds "machine" (key=value lines), "cases" (case, bed, tool,
+length, streams, run key; tab-separated) and runs/NNNN/ with meta,
+client.out, server.out, client.cpu and server.cpu (from bench/cpuwrap).
+
+Each tool's throughput is the one it reports itself (iperf3 and nuttcp:
+the receiver's; iperf 2: the sum of its streams; bareloop: the receiver's).
+CPU seconds per GB is cpuwrap's cpu_s of the sender (the client) and of
+the receiver (the server) over the bytes the tool reports, GB = 2^30
+bytes.  A case's figure for a tool is the median over its rounds, and a
+ratio is gigebench's median over the peer's.  Exit status 1 if any run
+failed or gave no figure, so that a smoke round proves every tool ran.
+"""
+import json
+import os
+import re
+import statistics
+import sys
+
+GB = float(1 << 30)
+PEERS = ("iperf3", "nuttcp", "iperf")
+# The issue's targets (issue 5), as (what, ratio, bound).
+TARGET_DEFAULT_PEER = 1.05
+TARGET_DEFAULT_BARE = 0.97
+TARGET_MATCHED_MBPS = 1.00
+TARGET_MATCHED_CPU = 0.95
+
+
+def kv_file(path):
+    """Lines of key=value (the value may hold spaces and '=')."""
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                k, sep, v = line.rstrip('\n').partition('=')
+                if sep:
+                    out.setdefault(k, v)
+    except OSError:
+        pass
+    return out
+
+
+def cpu_file(path):
+    """cpuwrap's one line of key=value pairs."""
+    try:
+        with open(path) as f:
+            return dict(p.split('=', 1) for p in f.read().split() if '=' in p)
+    except OSError:
+        return None
+
+
+def read_text(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
+def parse_gigebench(d):
+    j = json.loads(read_text(os.path.join(d, 'client.out')))
+    r = j.get('result')
+    if not isinstance(r, dict) or 'error' in j:
+        raise ValueError('gigebench: %s' % j.get('error', 'no result'))
+    return float(r['mbps']), int(r['bytes'])
+
+
+def parse_iperf3(d):
+    j = json.loads(read_text(os.path.join(d, 'client.out')))
+    if 'error' in j:
+        raise ValueError('iperf3: %s' % j['error'])
+    s = j['end']['sum_received']
+    return s['bits_per_second'] / 1e6, int(s['bytes'])
+
+
+def parse_nuttcp(d):
+    t = read_text(os.path.join(d, 'client.out'))
+    mb = re.search(r'megabytes=([\d.]+)', t)
+    rate = re.search(r'rate_Mbps=([\d.]+)', t)
+    if not mb or not rate:
+        raise ValueError('nuttcp: no megabytes= and rate_Mbps= in its output')
+    return float(rate.group(1)), int(float(mb.group(1)) * (1 << 20))
+
+
+def parse_iperf(d):
+    """iperf -y C: time,src,sport,dst,dport,id,interval,bytes,bits/s."""
+    nbytes, bps, n = 0, 0.0, 0
+    for line in read_text(os.path.join(d, 'client.out')).splitlines():
+        f = line.strip().split(',')
+        if len(f) < 9 or f[5] == '-1':	# -1: a sum line, if one is printed
+            continue
+        nbytes += int(f[7])
+        bps += float(f[8])
+        n += 1
+    if n == 0:
+        raise ValueError('iperf: no CSV result line')
+    return bps / 1e6, nbytes
+
+
+def parse_bare(d):
+    m = re.search(r'bareloop-r: bytes=(\d+) seconds=[\d.]+ mbps=([\d.]+)',
+                  read_text(os.path.join(d, 'server.out')))
+    if not m:
+        raise ValueError('bareloop: no receiver line')
+    return float(m.group(2)), int(m.group(1))
+
+
+PARSERS = {'gigebench': parse_gigebench, 'iperf3': parse_iperf3,
+           'nuttcp': parse_nuttcp, 'iperf': parse_iperf, 'bare': parse_bare}
+
+
+def parse_run(d):
+    """One run's figures: a dict with ok, and mbps, bytes, snd, rcv or error."""
+    meta = kv_file(os.path.join(d, 'meta'))
+    run = {'dir': d, 'key': meta.get('key'), 'round': int(meta.get('round', 0)),
+           'tool': meta.get('tool'), 'client': meta.get('client'),
+           'server': meta.get('server'), 'ok': False}
+    try:
+        if 'error' in meta:
+            raise ValueError(meta['error'] + ': ' + read_text(
+                os.path.join(d, 'server.err')).strip()[-200:])
+        if meta.get('client_rc') != '0':
+            raise ValueError('client exit status %s: %s' % (
+                meta.get('client_rc'),
+                read_text(os.path.join(d, 'client.err')).strip()[-200:]))
+        mbps, nbytes = PARSERS[run['tool']](d)
+        snd = cpu_file(os.path.join(d, 'client.cpu'))
+        rcv = cpu_file(os.path.join(d, 'server.cpu'))
+        if snd is None or rcv is None:
+            raise ValueError('no CPU reading from cpuwrap')
+        # iperf -s is stopped by SIGTERM (it may exit 0 or die of it,
+        # 143) or SIGKILL (137); the others exit 0 after one test.
+        if rcv.get('status') not in (('0', '143', '137') if run['tool'] == 'iperf'
+                                     else ('0',)):
+            raise ValueError('server exit status %s' % rcv.get('status'))
+        if nbytes <= 0:
+            raise ValueError('no bytes moved')
+        run.update(ok=True, mbps=mbps, bytes=nbytes,
+                   snd_cpu_s=float(snd['cpu_s']), rcv_cpu_s=float(rcv['cpu_s']),
+                   snd_ru_s=float(snd['ru_cpu_s']), rcv_ru_s=float(rcv['ru_cpu_s']),
+                   snd=float(snd['cpu_s']) / (nbytes / GB),
+                   rcv=float(rcv['cpu_s']) / (nbytes / GB))
+        run['sum'] = run['snd'] + run['rcv']
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        run['error'] = str(e) or type(e).__name__
+    return run
+
+
+def size_label(n):
+    n = int(n)
+    if n % (1 << 20) == 0:
+        return '%dM' % (n >> 20)
+    if n % 1024 == 0:
+        return '%dK' % (n >> 10)
+    return str(n)
+
+
+def median(runs, field):
+    v = [r[field] for r in runs if r['ok']]
+    return statistics.median(v) if v else None
+
+
+def spread(runs, field):
+    """(max - min) / median in percent: how far the rounds disagree."""
+    v = [r[field] for r in runs if r['ok']]
+    if len(v) < 2 or not statistics.median(v):
+        return None
+    return (max(v) - min(v)) / statistics.median(v) * 100
+
+
+def fmt(v, spec):
+    return (spec % v) if v is not None else '-'
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def load(work):
+    machine = kv_file(os.path.join(work, 'machine'))
+    rows = []
+    with open(os.path.join(work, 'cases')) as f:
+        for line in f:
+            name, bed, tool, length, streams, key = line.rstrip('\n').split('\t')
+            rows.append({'case': name, 'bed': bed, 'tool': tool, 'len': length,
+                         'streams': int(streams), 'key': key})
+    runs = {}
+    rdir = os.path.join(work, 'runs')
+    for n in sorted(os.listdir(rdir)) if os.path.isdir(rdir) else ():
+        r = parse_run(os.path.join(rdir, n))
+        runs.setdefault(r['key'], []).append(r)
+    return machine, rows, runs
+
+
+def summarize_case(rows, runs):
+    """Per tool of one case: medians and ratios of gigebench to it."""
+    out = []
+    for row in rows:
+        rs = runs.get(row['key'], [])
+        eff = row['key'].split('/')[2]
+        out.append(dict(row, eff_len=int(eff), n=sum(r['ok'] for r in rs),
+                        failed=sum(not r['ok'] for r in rs),
+                        mbps=median(rs, 'mbps'), snd=median(rs, 'snd'),
+                        spread=spread(rs, 'mbps'),
+                        rcv=median(rs, 'rcv'), sum=median(rs, 'sum'),
+                        samples=[{k: r.get(k) for k in (
+                            'round', 'ok', 'error', 'mbps', 'bytes', 'snd_cpu_s',
+                            'rcv_cpu_s', 'snd_ru_s', 'rcv_ru_s', 'client',
+                            'server')} for r in rs]))
+    gb = next((t for t in out if t['tool'] == 'gigebench'), None)
+    for t in out:
+        if gb is not None and t is not gb:
+            t['ratio'] = {'mbps': ratio(gb['mbps'], t['mbps']),
+                          'snd': ratio(gb['snd'], t['snd']),
+                          'rcv': ratio(gb['rcv'], t['rcv']),
+                          'sum': ratio(gb['sum'], t['sum'])}
+    return out
+
+
+def settings_label(t):
+    lab = size_label(t['eff_len'])
+    if t['len'] == 'def':
+        lab = 'default ' + lab
+    return '%s x%d' % (lab, t['streams'])
+
+
+def print_case(name, tools, out):
+    out.write('\n%s\n' % name)
+    out.write('  %-9s %-15s %2s %7s %5s %6s %6s %6s   %-s\n' % (
+        'tool', 'settings', 'n', 'Mbps', 'range', 'snd', 'rcv', 'sum',
+        'gigebench / tool'))
+    out.write('  %-9s %-15s %2s %7s %5s %6s %6s %6s   %6s %6s %6s %6s\n' % (
+        '', '', '', '', '%', 's/GB', 's/GB', 's/GB', 'Mbps', 'snd', 'rcv', 'sum'))
+    for t in tools:
+        r = t.get('ratio')
+        rtxt = '%6s %6s %6s %6s' % tuple(fmt(r[k], '%.3f') for k in (
+            'mbps', 'snd', 'rcv', 'sum')) if r else '%6s' % '-'
+        name_txt = 'bareloop' if t['tool'] == 'bare' else t['tool']
+        out.write('  %-9s %-15s %2d %7s %5s %6s %6s %6s   %s%s\n' % (
+            name_txt, settings_label(t), t['n'], fmt(t['mbps'], '%.0f'),
+            fmt(t['spread'], '%.0f'), fmt(t['snd'], '%.3f'),
+            fmt(t['rcv'], '%.3f'), fmt(t['sum'], '%.3f'), rtxt,
+            '  (%d failed)' % t['failed'] if t['failed'] else ''))
+
+
+def print_lengths(name, tools, out):
+    """The buffer length case: per length, gigebench beside the others."""
+    by = {(t['tool'], t['eff_len']): t for t in tools}
+    lens = sorted({t['eff_len'] for t in tools})
+    out.write('\n%s\n' % name)
+    out.write('  %-6s %9s %7s %7s  %9s %7s %7s  %9s %7s %7s\n' % (
+        'length', 'gigebench', 'snd', 'rcv', 'bareloop', 'gb/bare',
+        '', 'iperf3', 'gb/ip3', ''))
+    out.write('  %-6s %9s %7s %7s  %9s %7s %7s  %9s %7s %7s\n' % (
+        '', 'Mbps', 's/GB', 's/GB', 'Mbps', 'Mbps', 'CPU', 'Mbps', 'Mbps', 'CPU'))
+    for n in lens:
+        g, b, i = (by.get((k, n)) for k in ('gigebench', 'bare', 'iperf3'))
+
+        def cpu(t):
+            return t['sum'] if t else None
+
+        def m(t):
+            return t['mbps'] if t else None
+        out.write('  %-6s %9s %7s %7s  %9s %7s %7s  %9s %7s %7s\n' % (
+            size_label(n), fmt(m(g), '%.0f'), fmt(g and g['snd'], '%.3f'),
+            fmt(g and g['rcv'], '%.3f'), fmt(m(b), '%.0f'),
+            fmt(ratio(m(g), m(b)), '%.3f'), fmt(ratio(cpu(g), cpu(b)), '%.3f'),
+            fmt(m(i), '%.0f'), fmt(ratio(m(g), m(i)), '%.3f'),
+            fmt(ratio(cpu(g), cpu(i)), '%.3f')))
+    out.write('  (CPU: gigebench\'s median snd+rcv s/GB over the other tool\'s)\n')
+
+
+def targets(cases):
+    """The issue's targets against the medians: a list of result dicts."""
+    res = []
+
+    def add(what, value, bound, le=False):
+        met = None if value is None else (value <= bound if le else value >= bound)
+        res.append({'target': what, 'value': value, 'bound': bound,
+                    'op': '<=' if le else '>=', 'met': met})
+
+    for name, tools in cases:
+        by = {t['tool']: t for t in tools}
+        gb = by.get('gigebench')
+        if gb is None:
+            continue
+        if name == 'loopback, defaults':
+            for p in ('iperf3', 'nuttcp'):
+                if p in by:
+                    add('%s: Mbps / %s' % (name, p), by[p]['ratio']['mbps'],
+                        TARGET_DEFAULT_PEER)
+            if 'bare' in by:
+                add('%s: Mbps / bareloop %s' % (name, size_label(by['bare']['eff_len'])),
+                    by['bare']['ratio']['mbps'], TARGET_DEFAULT_BARE)
+        elif ' x ' in name:
+            peers = [by[p] for p in PEERS if p in by]
+            for p in peers:
+                add('%s: Mbps / %s' % (name, p['tool']), p['ratio']['mbps'],
+                    TARGET_MATCHED_MBPS)
+            for end in ('snd', 'rcv'):
+                have = [p for p in peers if p[end] is not None]
+                if not have:
+                    continue
+                best = min(have, key=lambda p: p[end])
+                add('%s: %s CPU/GB / best peer\'s (%s %.3f)' % (
+                    name, end, best['tool'], best[end]),
+                    ratio(gb[end], best[end]), TARGET_MATCHED_CPU, le=True)
+    return res
+
+
+def main_table(work, json_out):
+    machine, rows, runs = load(work)
+    names = []
+    for r in rows:
+        if r['case'] not in names:
+            names.append(r['case'])
+    cases = [(n, summarize_case([r for r in rows if r['case'] == n], runs))
+             for n in names]
+    out = sys.stdout
+    out.write('gigebench bench, %s: %s rounds of %s s, %s CPUs (%s), kernel %s\n' % (
+        machine.get('date', '?'), machine.get('rounds', '?'),
+        machine.get('seconds', '?'), machine.get('nproc', '?'),
+        machine.get('cpu', '?'), machine.get('kernel', '?')))
+    out.write('%s; %s; %s; %s\n' % tuple(machine.get(k, '?') for k in (
+        'gigebench', 'iperf3', 'nuttcp', 'iperf')))
+    out.write('medians over rounds; CPU = utime+stime from /proc/PID/stat '
+              'per GB (2^30 B); ratios < 1 are better for CPU\n')
+    for name, tools in cases:
+        if 'by buffer length' in name:
+            print_lengths(name, tools, out)
+        else:
+            print_case(name, tools, out)
+    tg = targets(cases)
+    if tg:
+        out.write('\ntargets (issue 5)\n')
+        for t in tg:
+            out.write('  %-62s %6s %s %.2f  %s\n' % (
+                t['target'], fmt(t['value'], '%.3f'), t['op'], t['bound'],
+                {True: 'met', False: 'MISSED', None: 'no data'}[t['met']]))
+    failed = [s for _, tools in cases for t in tools for s in t['samples']
+              if not s['ok']]
+    seen = set()
+    for s in failed:
+        if (s['client'], s['round']) in seen:
+            continue
+        seen.add((s['client'], s['round']))
+        out.write('FAILED round %s: %s: %s\n' % (s['round'], s['client'], s['error']))
+    empty = [t['tool'] for _, tools in cases for t in tools if t['n'] == 0]
+    if json_out:
+        with open(json_out, 'w') as f:
+            json.dump({'machine': machine, 'cases': [
+                {'case': n, 'tools': tools} for n, tools in cases],
+                'targets': tg}, f, indent=1)
+            f.write('\n')
+    return 1 if failed or empty else 0
+
+
+def main_one(d):
+    r = parse_run(d)
+    if not r['ok']:
+        print('FAILED: %s' % r['error'])
+        return 1
+    print('%9.0f Mbps  snd %.3f rcv %.3f CPU s/GB' % (r['mbps'], r['snd'], r['rcv']))
+    return 0
+
+
+def main(argv):
+    json_out = None
+    args = argv[1:]
+    if len(args) == 2 and args[0] == '--one':
+        return main_one(args[1])
+    if len(args) >= 2 and args[0] == '--json':
+        json_out = args[1]
+        args = args[2:]
+    if len(args) != 1:
+        sys.stderr.write(__doc__)
+        return 2
+    return main_table(args[0], json_out)
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,181 @@
+/*
+ * fuzz_util.c: see fuzz_util.h.  The one static is the /dev/null stream,
+ * opened on first use and kept for the life of the fuzzer: a harness
+ * runs millions of inputs and must not open a file for each.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "context.h"
+#include "diag.h"
+#include "fuzz_util.h"
+#include "params.h"
+#include "report.h"
+
+void
+fuzz_fill_side(struct gb_side *s)
+{
+	struct gb_iface_figures *f = &s->iface;
+	struct gb_context *c = &s->context;
+	struct gb_capture *k = &s->capture;
+
+	memset(s, 0, sizeof(*s));
+	s->has = 1;
+	s->bytes = UINT64_C(4926630527);
+	s->seconds = 60.0;
+	s->mbps = 656.7557;
+	s->calls = 75175;
+	s->cpu.user_s = 1.23;
+	s->cpu.sys_s = 36.57;
+	s->cpu.user_pct = 2.05;
+	s->cpu.sys_pct = 60.95;
+	s->cpu.process_pct = 63.0;
+	s->host_cpu.has = 1;
+	s->host_cpu.ncpus = 2;
+	s->host_cpu.busy_pct = 64.2;
+	s->host_cpu.user_pct = 2.3;
+	s->host_cpu.sys_pct = 41.0;
+	s->host_cpu.irq_pct = 8.4;
+	s->host_cpu.softirq_pct = 12.5;
+	s->host_cpu.max_cpu = 1;
+	s->host_cpu.max_cpu_busy_pct = 99.9;
+	strcpy(f->name, "eth0");
+	f->has_counters = 1;
+	f->rx_packets = 1643251;
+	f->tx_packets = 3286503;
+	f->rx_bytes = 108454566;
+	f->tx_bytes = UINT64_C(5105806910);
+	f->irq_lines = 1;
+	strcpy(f->irq_list, "41");
+	f->has_interrupts = 1;
+	f->interrupts = 476543;
+	f->has_irq_per_packet = 1;
+	f->irq_per_packet = 0.145;
+	f->has_softirq = 1;
+	f->net_rx_softirqs = 98000;
+	f->net_tx_softirqs = 1210;
+	f->nlines = 1;
+	strcpy(f->lines[0].name, "41");
+	strcpy(f->lines[0].chip, "IR-PCI-MSI 524288-edge");
+	strcpy(f->lines[0].actions, "uhci_hcd:usb3, eth0");
+	f->lines[0].shared = 1;
+	f->lines[0].count = 476543;
+	strcpy(f->lines[0].cpus, "0,2-3");
+	f->has_irq_per_segment = 1;
+	f->irq_per_segment = 0.07;
+	s->tcp.has = 1;
+	s->tcp.retransmits = 2;
+	s->tcp.rtt_us = 120;
+	s->tcp.rttvar_us = 40;
+	s->tcp.cwnd = 42;
+	s->tcp.mss = 1448;
+	s->tcp.advmss = 1448;
+	s->tcp.pmtu = 1500;
+	s->tcp.segs_out = 3286503;
+	s->tcp.segs_in = 1643251;
+	s->tcp.data_segs_out = 3286500;
+	s->tcp.data_segs_in = 2;
+	s->tcp.has_limited = 1;
+	s->tcp.busy_us = 60000000;
+	s->tcp.rwnd_limited_us = 1200;
+	s->tcp.sndbuf_limited_us = 30000;
+	s->tcp.snd_wnd = 3145728;
+	s->sndbuf.requested = 65536;
+	s->sndbuf.actual = 131072;
+	s->rcvbuf.requested = 65536;
+	s->rcvbuf.actual = 131072;
+	context_init(c);
+	c->has = 1;
+	strcpy(c->kernel, "6.1.0-18-amd64");
+	strcpy(c->cpu_model, "Intel(R) Xeon(R) CPU E5-2620 v4 @ 2.10GHz");
+	c->ncpus = 16;
+	strcpy(c->driver, "igb");
+	strcpy(c->driver_version, "5.6.0-k");
+	strcpy(c->bus, "0000:03:00.0");
+	c->speed_mbps = 1000;
+	strcpy(c->duplex, "full");
+	c->mtu = 1500;
+	c->rx_checksum = c->tx_checksum = c->tso = c->gso = c->gro = 1;
+	c->lro = 0;
+	c->rx_usecs = 3;
+	c->rx_frames = 0;
+	c->tx_usecs = 3;
+	c->tx_frames = 0;
+	c->adaptive_rx = c->adaptive_tx = 0;
+	c->rx_ring = c->tx_ring = 256;
+	c->rx_ring_max = c->tx_ring_max = 4096;
+	c->rmem_max = c->wmem_max = 212992;
+	strcpy(c->tcp_rmem, "4096 131072 6291456");
+	strcpy(c->tcp_wmem, "4096 16384 4194304");
+	strcpy(c->congestion, "cubic");
+	strcpy(c->note, "coalescing: not supported by the driver");
+	k->has = 1;
+	k->frames_rx = 10;
+	k->frames_tx = 20;
+	k->bytes_rx = 10 * 66;
+	k->bytes_tx = 20 * 1514;
+	k->hist_rx[1] = 10;
+	k->hist_tx[5] = 20;
+	k->max_frame_rx = 66;
+	k->max_frame_tx = 1514;
+	s->nwarnings = 1;
+	strcpy(s->warnings[0], "SO_RCVBUF 8M was capped at 416K by "
+	    "net.core.rmem_max");
+}
+
+FILE *
+fuzz_devnull(void)
+{
+	static FILE *null;
+
+	if (null == NULL && (null = fopen("/dev/null", "w")) == NULL)
+		abort();
+	return null;
+}
+
+void
+fuzz_render_result(const struct gb_result *r)
+{
+	static const char units[] = "kmgKMG";
+	struct report_style st;
+	FILE *out = fuzz_devnull();
+	json_t *doc;
+	int i;
+
+	if ((doc = report_json(r)) != NULL) {
+		json_dumpf(doc, out, JSON_INDENT(2) | JSON_SORT_KEYS |
+		    JSON_REAL_PRECISION(12));
+		json_decref(doc);
+	}
+	for (i = 0; i < 6; i++) {
+		memset(&st, 0, sizeof(st));
+		st.unit = units[i];
+		st.verbose = i % 3;
+		st.quiet = i == 5;
+		report_text(out, r, &st);
+	}
+	report_summary_line(out, r, 'm');
+}
+
+void
+fuzz_render(const struct gb_side *local, const struct gb_side *peer,
+    int local_is_sender)
+{
+	struct gb_result *r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		abort();
+	params_init(&r->params);
+	r->params.link_mbps = 1000;
+	r->params.mtu = 1500;
+	snprintf(r->peer, sizeof(r->peer), "192.0.2.1");
+	r->port = GB_DEFAULT_PORT;
+	r->local_is_sender = local_is_sender;
+	r->sender = local_is_sender ? *local : *peer;
+	r->receiver = local_is_sender ? *peer : *local;
+	diag_run(r);
+	fuzz_render_result(r);
+	free(r);
+}

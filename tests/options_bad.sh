@@ -1,0 +1,303 @@
+#!/usr/bin/env bash
+#
+# options_bad.sh: every option that takes a value, given a bad one (issue
+# 6).  For each option of `gigebench --help` and each class of bad value
+# -- missing, empty, non-numeric, trailing garbage, negative, zero,
+# over the maximum, overflowing -- in its short and long spellings:
+#
+#	exit status 2, nothing on stdout, and on stderr exactly one line
+#	"gigebench: OPTION: ..." naming the option as typed, plus at most
+#	the hint line "Try 'gigebench --help' for more information."
+#
+#	GIGEBENCH=build/gigebench bash tests/options_bad.sh
+#
+# The ranges come from src/params.h and src/opts.c.  A cell that is a
+# valid value for its option is left out, with the reason next to it in
+# the table below.  An option in --help that the table does not know is a
+# failure, so new options get rows; a row whose option this build lacks
+# is reported as a comment and produces no cases.
+#
+# Prints "ok - ..." or "FAIL - ..." per case and ends with
+# "N passed, M failed"; exits 1 when a case failed.
+
+set -eu
+LC_ALL=C
+export LC_ALL
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+GB=${GIGEBENCH:-$top/build/gigebench}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gigebench-opts.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+passed=0
+failed=0
+HINT="Try 'gigebench --help' for more information."
+# Port 9 (discard): a bad value that wrongly passes fails fast, refused.
+BASE="-t -p 9 127.0.0.1"
+
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; }
+
+if [ ! -x "$GB" ]; then
+	fail "gigebench binary at $GB (run make)"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+
+# Bad values per kind of option, "CLASS VALUE" per line; VALUE may be
+# empty or hold blanks.  Cells that are valid for the kind are missing,
+# with the reason in a comment.
+values()
+{
+	case $1 in
+	size_l)		# -l: 1 byte to 64M
+		printf '%s\n' "empty " "non-numeric abc" "trailing 64Kx" \
+		    "trailing 12Q" "trailing 1.5K" "negative -1" "negative -64K" \
+		    "zero 0" "over-maximum 65M" "over-maximum 67108865" \
+		    "overflowing 99999999999999999999" "overflowing 17179869184G"
+		;;
+	size_buf)	# -b, -w, --rcvbuf, --sndbuf: 1K to 1G
+		printf '%s\n' "empty " "non-numeric big" "trailing 4Mb" \
+		    "trailing 0x1000" "negative -1K" "zero 0" "over-maximum 2G" \
+		    "over-maximum 1073741825" \
+		    "overflowing 99999999999999999999" "overflowing 17179869184G"
+		;;
+	seconds_T)	# -T: 0.1 to 86400 s
+		printf '%s\n' "empty " "non-numeric ten" "trailing 10s" \
+		    "trailing 1e3" "trailing 1.5.2" "negative -1" "zero 0" \
+		    "zero 0.0001" "over-maximum 86401" \
+		    "overflowing 99999999999999999999" \
+		    "overflowing 18446744073709551.616"
+		;;
+	seconds_i)	# -i: 0.1 to 3600 s (0 is not "off" on the command line)
+		printf '%s\n' "empty " "non-numeric nan" "trailing 1s" \
+		    "trailing 0x10" "negative -0.5" "zero 0" "over-maximum 3601" \
+		    "overflowing 99999999999999999999"
+		;;
+	uint_M)		# -M: 88 to 65535
+		printf '%s\n' "empty " "non-numeric mss" "trailing 1460x" \
+		    "trailing 1460.0" "negative -1460" "zero 0" \
+		    "over-maximum 65536" "overflowing 4294968756" \
+		    "overflowing 99999999999999999999"
+		;;
+	uint_n)		# -n: 1 to 2^40
+		printf '%s\n' "empty " "non-numeric many" "trailing 100k" \
+		    "negative -1" "zero 0" "over-maximum 1099511627777" \
+		    "overflowing 18446744073709551617"
+		;;
+	uint_P)		# -P: 1 to 128
+		printf '%s\n' "empty " "non-numeric four" "trailing 4x" \
+		    "trailing 4.0" "negative -4" "zero 0" "over-maximum 129" \
+		    "overflowing 4294967297" "overflowing 18446744073709551617"
+		;;
+	uint_p)		# -p: 1 to 65535
+		printf '%s\n' "empty " "non-numeric http" "trailing 5001/tcp" \
+		    "negative -5001" "zero 0" "over-maximum 65536" \
+		    "overflowing 4294972297" "overflowing 99999999999999999999"
+		;;
+	uint_mtu)	# --mtu: 1280 to 65535
+		printf '%s\n' "empty " "non-numeric jumbo" "trailing 9000b" \
+		    "negative -9000" "zero 0" "over-maximum 65536" \
+		    "overflowing 4294976296" "overflowing 99999999999999999999"
+		;;
+	uint_repeat)	# --repeat: 1 to 1000
+		printf '%s\n' "empty " "non-numeric five" "trailing 5x" \
+		    "negative -5" "zero 0" "over-maximum 1001" \
+		    "overflowing 4294967301" "overflowing 99999999999999999999"
+		;;
+	rate_link)	# --link-rate: 1m to 10t, bare numbers are Mbit/s
+		printf '%s\n' "empty " "non-numeric fast" "trailing 1gb" \
+		    "trailing 1.5g" "negative -1g" "zero 0" "zero 0g" \
+		    "over-maximum 11t" "over-maximum 10000001" \
+		    "overflowing 99999999999999999999" "overflowing 18446744073709552t"
+		;;
+	rate_fq)	# --fq-rate: 1k to 10t bit/s, bare numbers are Mbit/s
+		printf '%s\n' "empty " "non-numeric fast" "trailing 500mbit" \
+		    "trailing 1.5g" "negative -1g" "zero 0" "zero 0k" \
+		    "over-maximum 11t" "overflowing 99999999999999999999" \
+		    "overflowing 18446744073709552k"
+		;;
+	tos)		# --tos: 0-255 or 0x00-0xff; zero is a valid TOS
+		printf '%s\n' "empty " "non-numeric ef" "trailing 16x" \
+		    "trailing 0x" "trailing 010.0" "negative -1" \
+		    "over-maximum 256" "over-maximum 0x100" \
+		    "overflowing 99999999999999999999" \
+		    "overflowing 0x10000000000000000"
+		;;
+	cpus)		# -A: CPU numbers 0 to 1023 and ranges; "0" is CPU 0
+		printf '%s\n' "empty " "non-numeric all" "trailing 0-3x" \
+		    "trailing 0," "trailing 3-1" "negative -1" \
+		    "over-maximum 1024" "overflowing 99999999999999999999" \
+		    "overflowing 0-4294967296"
+		;;
+	unit)		# -f: one of k m g K M G; magnitudes do not apply
+		printf '%s\n' "empty " "non-numeric x" "trailing mm" \
+		    "trailing m2" "negative -1" "zero 0"
+		;;
+	cc)		# -C: [A-Za-z0-9_-], 1-15 characters; "-1" and "0"
+			# have that shape (the kernel judges the name)
+		printf '%s\n' "empty " "non-numeric cubic!" "trailing cubic x" \
+		    "trailing cubic;ls" "over-maximum abcdefghijklmnop" \
+		    "overflowing $(printf 'c%.0s' $(seq 1 300))"
+		;;
+	iface)		# -I: 1-15 bytes, no / : or blanks, not . or ..;
+			# "-1" and "0" are valid names
+		printf '%s\n' "empty " "non-numeric ." "non-numeric .." \
+		    "trailing lo:0" "trailing eth0/x" "trailing lo x" \
+		    "over-maximum abcdefghijklmnop" \
+		    "overflowing $(printf 'i%.0s' $(seq 1 4096))"
+		;;
+	confidence)	# --confidence: LEVEL (90, 95, 99),WIDTH (0.1-50 %)
+		printf '%s\n' "empty " "non-numeric high" "trailing 95,2x" \
+		    "trailing 95,2,3" "trailing 95" "negative -95,2" \
+		    "negative 95,-2" "zero 0,0" "zero 95,0" "over-maximum 100,2" \
+		    "over-maximum 95,51" "overflowing 99999999999999999999,2" \
+		    "overflowing 95,1e999"
+		;;
+	sweep)		# --sweep: PARAM=LIST within each parameter's range
+		printf '%s\n' "empty " "non-numeric mtu=abc" "non-numeric bogus=1" \
+		    "non-numeric mtu" "trailing mtu=1500x" "trailing mtu=1500," \
+		    "negative mtu=-1500" "zero streams=0" "zero mtu=0" \
+		    "over-maximum mtu=65536" "over-maximum length=65M" \
+		    "over-maximum streams=1..1000+1" \
+		    "overflowing mtu=99999999999999999999" \
+		    "overflowing window=17179869184G"
+		;;
+	name_only)	# -B, --csv, --plot: any other string is an address or
+			# a file name, judged when it is used, not a usage error
+		printf '%s\n' "empty "
+		;;
+	*)
+		echo "options_bad.sh: no values for kind $1" >&2
+		return 1
+		;;
+	esac
+}
+
+# SHORT LONG KIND ("-" when there is no short letter).
+table="A affinity cpus
+B bind name_only
+b buffer size_buf
+C congestion cc
+f format unit
+I interface iface
+i interval seconds_i
+l length size_l
+M mss uint_M
+n count uint_n
+P parallel uint_P
+p port uint_p
+T time seconds_T
+w window size_buf
+- confidence confidence
+- csv name_only
+- fq-rate rate_fq
+- link-rate rate_link
+- mtu uint_mtu
+- plot name_only
+- rcvbuf size_buf
+- repeat uint_repeat
+- sndbuf size_buf
+- sweep sweep
+- tos tos"
+
+# The options of this build that take a value, from --help.
+rc=0
+"$GB" --help >"$tmp/help" 2>"$tmp/help.err" || rc=$?
+if [ "$rc" -ne 0 ] || [ -s "$tmp/help.err" ]; then
+	fail "gigebench --help exits 0 with nothing on stderr (exit $rc)"
+fi
+sed -nE 's/^ +(-[A-Za-z0-9], )?--([a-z-]+) [a-z][a-z,=]*  .*/\2/p' \
+    "$tmp/help" | sort -u >"$tmp/help.opts"
+echo "$table" | awk '{ print $2 }' | sort -u >"$tmp/table.opts"
+while read -r o; do
+	fail "--$o takes a value in --help but has no row in this table"
+done < <(comm -23 "$tmp/help.opts" "$tmp/table.opts")
+while read -r o; do
+	echo "# --$o: not in this build's --help, no cases"
+done < <(comm -13 "$tmp/help.opts" "$tmp/table.opts")
+if [ ! -s "$tmp/help.opts" ]; then
+	fail "found the options of --help"
+fi
+
+# run_case LABEL NAME ARGS...: NAME is the option as the message must show it.
+run_case()
+{
+	local label=$1 name=$2 rc=0 why="" n first second
+	shift 2
+	timeout 10 "$GB" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 2 ] || why="$why; exit $rc"
+	[ ! -s "$tmp/out" ] ||
+	    why="$why; stdout: $(head -c 80 "$tmp/out" | tr '\n' ' ')"
+	n=$(wc -l <"$tmp/err")
+	first=$(head -n 1 "$tmp/err")
+	second=$(sed -n 2p "$tmp/err")
+	case $first in
+	"gigebench: $name: "*) ;;
+	*) why="$why; first stderr line does not name $name:"
+	   why="$why $(printf '%.100s' "$first")" ;;
+	esac
+	if [ "$n" -lt 1 ] || [ "$n" -gt 2 ] ||
+	    { [ "$n" -eq 2 ] && [ "$second" != "$HINT" ]; } ||
+	    [ "$(tail -c 1 "$tmp/err" | od -An -c | tr -d ' ')" != '\n' ]; then
+		why="$why; stderr is $n lines, not one (+ hint)"
+	fi
+	if [ -z "$why" ]; then
+		pass "$label"
+	else
+		fail "$label # ${why#; }"
+	fi
+}
+
+# Printable form of a value for the case label.
+shown()
+{
+	local v=$1
+	[ -n "$v" ] || { echo '""'; return; }
+	[ ${#v} -le 24 ] || v="${v:0:12}...(${#v} chars)"
+	echo "$v"
+}
+
+ncases=0
+while read -r short long kind; do
+	grep -qx -- "$long" "$tmp/help.opts" || continue
+	base="$BASE"
+	[ "$long" != port ] || base="-t 127.0.0.1"
+	# shellcheck disable=SC2086	# $base is a list of words
+	{
+		# missing: the option is the last word.
+		if [ "$short" != - ]; then
+			run_case "-$short: missing value" "-$short" $base "-$short"
+			ncases=$((ncases + 1))
+		fi
+		run_case "--$long: missing value" "--$long" $base "--$long"
+		ncases=$((ncases + 1))
+		while read -r class value; do
+			if [ "$short" != - ]; then
+				run_case "-$short $(shown "$value"): $class" \
+				    "-$short" $base "-$short" "$value"
+			else
+				run_case "--$long $(shown "$value"): $class" \
+				    "--$long" $base "--$long" "$value"
+			fi
+			run_case "--$long=$(shown "$value"): $class" "--$long" \
+			    $base "--$long=$value"
+			ncases=$((ncases + 2))
+		done < <(values "$kind")
+	}
+done <<<"$table"
+
+# Values with a newline: the message must still be one line (fixed in
+# 2bea5ca; 6561f51 and ca3b558 echoed the value raw, over two lines).
+for o in -l -T -P -C -I; do
+	# shellcheck disable=SC2086	# $BASE is a list of words
+	run_case "$o with a trailing newline: trailing" "$o" $BASE "$o" \
+	    "$(printf '8\nx')"
+	ncases=$((ncases + 1))
+done
+
+echo "# $ncases cases"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
