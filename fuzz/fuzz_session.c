@@ -34,8 +34,8 @@
  * replies to earlier writes have been read.  That keeps runs
  * reproducible where several connections interleave.
  *
- * After the script every slot is half-closed and read until the listener
- * closes it.  Oracles beyond the sanitizers (any thread):
+ * After the script (and a WAIT) every slot is half-closed and read until
+ * the listener closes it.  Oracles beyond the sanitizers (any thread):
  *   - every connection is closed by the listener within DRAIN_MS of the
  *     peer's half-close (no "busy forever", no hung handshake);
  *   - a valid hello on a new connection then gets an accept, not a busy
@@ -821,6 +821,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sc->s[i].fd = -1;
 	sc->wait_left_ms = WAIT_MS;
 	run_script(sc, data, size);
+	/* What the script sent is handled before any of it is closed. */
+	if (size > 0)
+		sync_listener(sc);
 	drain(sc);
 	for (i = 0; i < NALL; i++) {
 		if (sc->s[i].fd != -1)

@@ -648,7 +648,7 @@ static int
 opts_check(struct gb_opts *o, struct opts_state *st)
 {
 	struct gb_params	*p = &o->params;
-	char			 dur[32];
+	char			 dur[32], why[GB_ERR_LEN];
 
 	if (st->restore) {
 		if (st->tflag || st->rflag || st->Sflag || o->host != NULL)
@@ -699,6 +699,11 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		snprintf(st->name, sizeof(st->name), "-i");
 		return opts_error(st, "report interval is longer than the "
 		    "test (-T %s): %s", dur, st->interval_arg);
+	}
+	/* What the listener would refuse is a usage error here. */
+	if (proto_params_check(p, why, sizeof(why)) == -1) {
+		*st->name = '\0';
+		return opts_error(st, "%s", why);
 	}
 	return OPTS_OK;
 }

@@ -409,6 +409,13 @@ proto_cc_ok(const char *cc)
 int
 proto_params_check(const struct gb_params *p, char *err, size_t errlen)
 {
+	/* A peer must not make the listener allocate gigabytes. */
+	if ((uint64_t)p->streams * p->buflen > GB_MAX_BUF_TOTAL) {
+		snprintf(err, errlen, "streams x buffer length is over the "
+		    "limit of %u MiB: %u x %u bytes", GB_MAX_BUF_TOTAL >> 20,
+		    p->streams, p->buflen);
+		return -1;
+	}
 	char why[GB_ERR_LEN];
 	size_t n;
 

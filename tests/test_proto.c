@@ -519,6 +519,13 @@ test_params_check(void **state)
 	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "interval"));
 	params_init(&p);
+	p.streams = 32;
+	p.buflen = 64u * 1024 * 1024;	/* 2 GiB of buffers on the listener */
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "limit"));
+	p.streams = 4;			/* 256 MiB: at the limit */
+	assert_int_equal(proto_params_check(&p, err, sizeof(err)), 0);
+	params_init(&p);
 	p.sndbuf = 10;
 	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "socket buffer"));
