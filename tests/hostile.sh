@@ -83,7 +83,7 @@ fi
 # A free port: nothing listening on it now.
 port=""
 for _ in $(seq 1 50); do
-	p=$((20000 + RANDOM % 20000))
+	p=$((20000 + RANDOM % 10000))	# below the ephemeral range
 	if ! ss -Htln "sport = :$p" | grep -q .; then port=$p; break; fi
 done
 if [ -z "$port" ]; then

@@ -26,23 +26,31 @@ check() {	# check NAME COMMAND...: passes when the command succeeds
 	if "$@"; then ok "$name"; else fail "$name"; fi
 }
 
-port_base=$((20000 + RANDOM % 20000))
+# Below the ephemeral range (32768-60999), which connections take from.
+port_base=$((20000 + RANDOM % 10000))
 port_n=0
 next_port() { port_n=$((port_n + 1)); PORT=$((port_base + port_n)); }
 
 # Start a listener in the background on a fresh port and wait until it
 # accepts connections.
 listen() {
-	next_port
-	"$GB" -r -p "$PORT" "$@" >"$TMP/srv.out" 2>>"$TMP/srv.err" &
-	SRV=$!
-	PIDS="$PIDS $SRV"
-	local i
-	for i in $(seq 1 50); do
-		if ss -Htln "sport = :$PORT" | grep -q .; then return 0; fi
-		sleep 0.1
+	local i try
+	for try in 1 2 3; do
+		next_port
+		"$GB" -r -p "$PORT" "$@" >"$TMP/srv.out" 2>>"$TMP/srv.err" &
+		SRV=$!
+		PIDS="$PIDS $SRV"
+		for i in $(seq 1 50); do
+			if ss -Htln "sport = :$PORT" | grep -q .; then
+				return 0
+			fi
+			# Port taken by someone else: try the next one.
+			kill -0 "$SRV" 2>/dev/null || break
+			sleep 0.1
+		done
 	done
-	echo "listener on port $PORT did not come up" >&2
+	echo "listener did not come up:" >&2
+	cat "$TMP/srv.err" >&2
 	return 1
 }
 
