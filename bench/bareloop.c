@@ -10,8 +10,8 @@
  *
  *	$ cc -O2 -o bareloop bench/bareloop.c
  *	$ ./bareloop -l 128K -T 5
- *	bareloop-r: bytes=15170600960 seconds=5.0001 mbps=24272.57 length=131072
- *	bareloop-t: bytes=15170600960 seconds=5.0000 mbps=24272.84 length=131072
+ *	bareloop-t: bytes=9428402176 seconds=5.0001 mbps=15084.99 length=131072
+ *	bareloop-r: bytes=9428402176 seconds=5.0005 mbps=15083.90 length=131072
  *
  * Without -t or -r it forks: the parent receives, the child sends, over
  * an ephemeral port on 127.0.0.1.  bench/run.sh runs -r and -t as two

@@ -5,9 +5,12 @@
  *	cpuwrap OUTFILE COMMAND [ARG...]
  *
  *	$ cc -O2 -o cpuwrap bench/cpuwrap.c
- *	$ ./cpuwrap /tmp/cpu iperf3 -c 127.0.0.1 -t 5 >/dev/null; cat /tmp/cpu
- *	procs=1 utime_ticks=9 stime_ticks=478 cutime_ticks=0 cstime_ticks=0
- *	clk_tck=100 cpu_s=4.870000 ru_cpu_s=4.872650 status=0
+ *	$ ./cpuwrap /tmp/cpu ./bareloop -l 1M -T 2 >/dev/null; cat /tmp/cpu
+ *	procs=1 utime_ticks=0 stime_ticks=86 cutime_ticks=0 cstime_ticks=193
+ *	clk_tck=100 cpu_s=2.790000 ru_cpu_s=2.796431 status=0
+ *
+ * (one line in the file; bareloop's receiver is the process, its sender a
+ * child it reaps itself, hence cstime)
  *
  * The benchmark (bench/run.sh) runs every tool's sender and receiver
  * under this wrapper, so that the CPU cost of gigebench, iperf3, nuttcp,

@@ -322,12 +322,15 @@ def main_table(work, json_out):
     cases = [(n, summarize_case([r for r in rows if r['case'] == n], runs))
              for n in names]
     out = sys.stdout
-    out.write('gigebench bench, %s: %s rounds of %s s, %s CPUs (%s), kernel %s\n' % (
-        machine.get('date', '?'), machine.get('rounds', '?'),
+    out.write('gigebench bench, %s to %s: %s rounds of %s s, %s CPUs (%s), kernel %s\n' % (
+        machine.get('date', '?'), machine.get('finished', '?')[11:],
+        machine.get('rounds', '?'),
         machine.get('seconds', '?'), machine.get('nproc', '?'),
         machine.get('cpu', '?'), machine.get('kernel', '?')))
     out.write('%s; %s; %s; %s\n' % tuple(machine.get(k, '?') for k in (
         'gigebench', 'iperf3', 'nuttcp', 'iperf')))
+    out.write('load average at start %s, at end %s\n' % (
+        machine.get('loadavg_start', '?'), machine.get('loadavg_end', '?')))
     out.write('medians over rounds; CPU = utime+stime from /proc/PID/stat '
               'per GB (2^30 B); ratios < 1 are better for CPU\n')
     for name, tools in cases:

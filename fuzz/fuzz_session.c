@@ -333,6 +333,38 @@ malloc_limit_arg(int argc, char **argv)
 	return mb;
 }
 
+/*
+ * SIGINT and SIGTERM are blocked in every thread and taken here, so that
+ * the listener's own handlers (libevent's, which end server_run()) never
+ * run: a listener that stops is then always a finding, and ^C or a kill
+ * ends the fuzzer without a crash file.
+ */
+static void *
+on_signals(void *arg)
+{
+	sigset_t *set = arg;
+	int sig;
+
+	if (sigwait(set, &sig) == 0)
+		fprintf(L.log, "fuzz_session: %s, ending\n", strsignal(sig));
+	_exit(130);
+}
+
+static void
+signals_start(void)
+{
+	static sigset_t set;
+	pthread_t tid;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0 ||
+	    pthread_create(&tid, NULL, on_signals, &set) != 0)
+		fail("cannot set up the signal thread");
+	pthread_detach(tid);
+}
+
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -349,6 +381,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	else
 		L.verbose = atoi(log) >= 2;
 	signal(SIGPIPE, SIG_IGN);
+	signals_start();	/* before any other thread starts */
 	if (evthread_use_pthreads() == -1)
 		fail("cannot enable libevent threads");
 	/* Another process may take the port between the pick and the bind. */
@@ -358,22 +391,13 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	fail("the listener does not start: %s", L.err);
 }
 
-/*
- * server_run() returns 0 only after SIGINT or SIGTERM (libevent takes
- * them from libFuzzer while the listener runs): then end without a crash
- * file.  Any other return is a finding.
- */
+/* server_run() never returns here: SIGINT and SIGTERM go to on_signals. */
 static void
 check_listener(void)
 {
-	if (!atomic_load(&L.stopped))
-		return;
-	if (L.rc == 0) {
-		fprintf(L.log, "fuzz_session: the listener stopped on a "
-		    "signal; ending\n");
-		_exit(130);
-	}
-	fail("server_run() returned: %s", L.err);
+	if (atomic_load(&L.stopped))
+		fail("server_run() returned %d: %s", L.rc, L.err[0] != '\0' ?
+		    L.err : "its event loop ended");
 }
 
 /* ---- the peers' side ---- */

@@ -151,6 +151,7 @@ static int	opts_operands(struct gb_opts *, struct opts_state *, int,
 		    char **);
 static int	opts_check(struct gb_opts *, struct opts_state *);
 static int	opts_sweeps(const struct gb_opts *, int);
+static int	opts_points_ok(const struct gb_opts *, char *, size_t);
 static int	opts_confidence(struct gb_opts *, struct opts_state *,
 		    const char *);
 static int	opts_affinity(struct opts_state *, const char *,
@@ -597,6 +598,33 @@ opts_operands(struct gb_opts *o, struct opts_state *st, int argc,
 
 /* The combinations, once the whole line is known. */
 static int
+opts_points_ok(const struct gb_opts *o, char *why, size_t len)
+{
+	struct gb_params	 p;
+	struct sweep_setting	 set;
+	unsigned		 i, n = sweep_npoints(&o->sweep);
+	char			 sub[GB_ERR_LEN], v[32];
+
+	for (i = 0; i < n; i++) {
+		p = o->params;
+		memset(&set, 0, sizeof(set));
+		sweep_apply(&o->sweep, i, &p, &set);
+		if (proto_params_check(&p, sub, sizeof(sub)) == 0)
+			continue;
+		if (o->sweep.naxes == 0)
+			snprintf(why, len, "%s", sub);
+		else
+			snprintf(why, len, "--sweep point %u (%s=%s): %.180s",
+			    i + 1,
+			    sweep_param_name(o->sweep.axes[0].param),
+			    sweep_value_text(&o->sweep, 0, i, v, sizeof(v)),
+			    sub);
+		return -1;
+	}
+	return 0;
+}
+
+static int
 opts_sweeps(const struct gb_opts *o, int param)
 {
 	unsigned i;
@@ -700,8 +728,9 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "report interval is longer than the "
 		    "test (-T %s): %s", dur, st->interval_arg);
 	}
-	/* What the listener would refuse is a usage error here. */
-	if (proto_params_check(p, why, sizeof(why)) == -1) {
+	/* What the listener would refuse is a usage error here, at every
+	 * point of a sweep, not half way through it. */
+	if (opts_points_ok(o, why, sizeof(why)) == -1) {
 		*st->name = '\0';
 		return opts_error(st, "%s", why);
 	}

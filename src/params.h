@@ -31,6 +31,8 @@ enum gb_direction {
 #define GB_MAX_INTERVAL_MS	(3600u * 1000)
 /* streams x buflen: what one test may make a listener allocate. */
 #define GB_MAX_BUF_TOTAL	(256u * 1024 * 1024)
+/* -Z's ring of buffers per stream stays within this (or one buffer). */
+#define GB_ZC_RING_BYTES	(32u * 1024 * 1024)
 #define GB_MAX_NBUF		(UINT64_C(1) << 40)
 #define GB_MIN_MTU		1280u
 #define GB_MAX_MTU		65535u

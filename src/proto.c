@@ -409,11 +409,25 @@ proto_cc_ok(const char *cc)
 int
 proto_params_check(const struct gb_params *p, char *err, size_t errlen)
 {
-	/* A peer must not make the listener allocate gigabytes. */
-	if ((uint64_t)p->streams * p->buflen > GB_MAX_BUF_TOTAL) {
-		snprintf(err, errlen, "streams x buffer length is over the "
-		    "limit of %u MiB: %u x %u bytes", GB_MAX_BUF_TOTAL >> 20,
-		    p->streams, p->buflen);
+	uint64_t per;
+
+	/*
+	 * A peer must not make the listener allocate gigabytes.  -Z keeps a
+	 * ring of up to 8 buffers per stream (xfer_modes.c), 32M at most
+	 * unless one buffer is larger: count the ring.
+	 */
+	per = p->buflen;
+	if (p->tx_path == GB_PATH_ZEROCOPY) {
+		per = (uint64_t)p->buflen * 8;
+		if (per > GB_ZC_RING_BYTES)
+			per = p->buflen > GB_ZC_RING_BYTES ? p->buflen :
+			    GB_ZC_RING_BYTES;
+	}
+	if ((uint64_t)p->streams * per > GB_MAX_BUF_TOTAL) {
+		snprintf(err, errlen, "streams x buffer memory is over the "
+		    "limit of %u MiB: %u x %llu bytes%s", GB_MAX_BUF_TOTAL >> 20,
+		    p->streams, (unsigned long long)per,
+		    p->tx_path == GB_PATH_ZEROCOPY ? " (with -Z's ring)" : "");
 		return -1;
 	}
 	char why[GB_ERR_LEN];

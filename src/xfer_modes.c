@@ -43,8 +43,12 @@
 #include "xfer.h"
 #include "xfer_modes.h"
 
-/* The ring stays within 32M when it can: 8 x 128K, 4 x 8M, 2 x 64M. */
-#define XFER_ZC_RING_BYTES	(32u * 1024 * 1024)
+/*
+ * The ring stays within 32M, or one buffer when that is larger (8 x 128K,
+ * 4 x 8M, 1 x 64M), so streams x buflen bounds what a peer can make a
+ * listener allocate (proto_params_check).
+ */
+#define XFER_ZC_RING_BYTES	GB_ZC_RING_BYTES
 /* A pipe of 16 pages is the default; larger ones move more per call. */
 #define XFER_PIPE_BYTES		(1024 * 1024)
 
@@ -79,7 +83,7 @@ mode_zc_open(struct xfer_mode *m, char *err, size_t errlen)
 		return mode_buf(m, m->len, 'g', err, errlen);
 	}
 	m->nring = XFER_ZC_RING;
-	while (m->nring > 2 && m->nring * m->len > XFER_ZC_RING_BYTES)
+	while (m->nring > 1 && m->nring * m->len > XFER_ZC_RING_BYTES)
 		m->nring /= 2;
 	return mode_buf(m, m->nring * m->len, 'g', err, errlen);
 }
