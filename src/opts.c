@@ -150,7 +150,6 @@ static int	opts_iface(struct opts_state *, const char *);
 static int	opts_operands(struct gb_opts *, struct opts_state *, int,
 		    char **);
 static int	opts_check(struct gb_opts *, struct opts_state *);
-static int	opts_sweeps(const struct gb_opts *, int);
 static int	opts_points_ok(const struct gb_opts *, char *, size_t);
 static int	opts_confidence(struct gb_opts *, struct opts_state *,
 		    const char *);
@@ -624,17 +623,6 @@ opts_points_ok(const struct gb_opts *o, char *why, size_t len)
 	return 0;
 }
 
-static int
-opts_sweeps(const struct gb_opts *o, int param)
-{
-	unsigned i;
-
-	for (i = 0; i < o->sweep.naxes; i++)
-		if (o->sweep.axes[i].param == param)
-			return 1;
-	return 0;
-}
-
 /* "95,2": the level (90, 95 or 99 %) and the width, % of the mean. */
 static int
 opts_confidence(struct gb_opts *o, struct opts_state *st, const char *arg)
@@ -702,13 +690,13 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "cannot be used with -4");
 	}
 
-	if (p->mtu != 0 && opts_sweeps(o, SWEEP_MTU)) {
+	if (p->mtu != 0 && sweep_has(&o->sweep, SWEEP_MTU)) {
 		snprintf(st->name, sizeof(st->name), "--mtu");
 		return opts_error(st, "cannot be used with --sweep mtu=...");
 	}
 	if (opts_paths(st) == OPTS_ERROR)
 		return OPTS_ERROR;
-	if (p->cc[0] != '\0' && opts_sweeps(o, SWEEP_CC)) {
+	if (p->cc[0] != '\0' && sweep_has(&o->sweep, SWEEP_CC)) {
 		snprintf(st->name, sizeof(st->name), "-C");
 		return opts_error(st, "cannot be used with --sweep cc=...");
 	}

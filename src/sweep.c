@@ -436,3 +436,14 @@ sweep_value(const struct sweep *s, unsigned axis, unsigned point)
 {
 	return (double)s->axes[axis].values[sweep_index(s, axis, point)];
 }
+
+int
+sweep_has(const struct sweep *s, int param)
+{
+	unsigned i;
+
+	for (i = 0; i < s->naxes; i++)
+		if (s->axes[i].param == param)
+			return 1;
+	return 0;
+}

@@ -59,6 +59,8 @@ int		 sweep_parse(struct sweep *, const char *arg,
 		    char *err, size_t errlen);
 /* The size of the cross product; 1 when nothing is swept. */
 unsigned	 sweep_npoints(const struct sweep *);
+/* Is param one of the axes? */
+int		 sweep_has(const struct sweep *, int param);
 /*
  * Apply point (0 .. npoints-1; the last axis varies fastest).  Writes
  * only the fields the axes name; the rest keep the caller's values.

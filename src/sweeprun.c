@@ -52,17 +52,6 @@ sweeprun_wanted(const struct gb_opts *o)
 	    o->csv_path != NULL || o->plot_path != NULL;
 }
 
-static int
-sweeps_param(const struct gb_opts *o, int param)
-{
-	unsigned i;
-
-	for (i = 0; i < o->sweep.naxes; i++)
-		if (o->sweep.axes[i].param == param)
-			return 1;
-	return 0;
-}
-
 /* Each congestion control must be one the kernel has. */
 static int
 cc_check(const struct sweeprun *w, const char *cc, char *err, size_t errlen)
@@ -108,13 +97,13 @@ check_setup(struct sweeprun *w, char *err, size_t errlen)
 				return -1;
 	}
 	/* Refuse before any change rather than half way through. */
-	if ((o->params.mtu != 0 || sweeps_param(o, SWEEP_MTU)) &&
+	if ((o->params.mtu != 0 || sweep_has(&o->sweep, SWEEP_MTU)) &&
 	    geteuid() != 0) {
 		snprintf(err, errlen, "changing the MTU needs root "
 		    "(CAP_NET_ADMIN); nothing was changed");
 		return -1;
 	}
-	if (o->params.mtu != 0 || sweeps_param(o, SWEEP_MTU))
+	if (o->params.mtu != 0 || sweep_has(&o->sweep, SWEEP_MTU))
 		mtu_recover();
 	if (o->plot_path != NULL && !plot_available())
 		fprintf(stderr, "gigebench: --plot: gnuplot is not installed "
