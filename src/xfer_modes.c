@@ -346,6 +346,10 @@ mode_zc_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 			m->zc_id[slot] = (uint32_t)m->zc_sends++;
 			m->zc_busy[slot] = 1;
 			mode_count(m, n);
+			if (mode_stalled(m->fd, m->len, n)) {
+				m->what = "send(MSG_ZEROCOPY)";
+				return -1;
+			}
 		} else if (n == -1 && errno == ENOBUFS &&
 		    m->zc_sends > m->zc_completions) {
 			/* net.core.optmem_max or RLIMIT_MEMLOCK: wait. */
@@ -361,9 +365,27 @@ mode_zc_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 	return 0;
 }
 
+/*
+ * sendfile() waits out SO_SNDTIMEO once per page it splices, so a blocking
+ * call can outlast the silent-peer timeout several times over.  The socket
+ * is non-blocking for the loop instead, and poll() bounds each wait.
+ */
+static int
+mode_sendfile_wait(struct xfer_mode *m)
+{
+	struct pollfd pfd = { .fd = m->fd, .events = POLLOUT };
+	int rc;
+
+	while ((rc = poll(&pfd, 1, GB_SILENT_MS)) == -1 && errno == EINTR)
+		;
+	if (rc == 0)
+		errno = EAGAIN;
+	return rc == 1 ? 0 : -1;
+}
+
 /* Whole buffers from the memfd, so that -n counts buffers, not calls. */
 static int
-mode_sendfile_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
+mode_sendfile_loop(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 {
 	uint64_t sent = 0;
 	off_t off;
@@ -377,16 +399,36 @@ mode_sendfile_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 			    m->len - (size_t)off);
 			if (n > 0)
 				mode_count(m, n);
-			else if (n == 0 || errno != EINTR) {
+			else if (n == -1 && errno == EAGAIN) {
+				if (mode_sendfile_wait(m) == -1)
+					return -1;
+			} else if (n == 0 || errno != EINTR) {
 				if (n == 0)
 					errno = EIO;	/* the memfd shrank */
-				m->what = "sendfile";
 				return -1;
 			}
 		}
 		sent++;
 	}
 	return 0;
+}
+
+static int
+mode_sendfile_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
+{
+	int flags, rc, saved;
+
+	m->what = "sendfile";
+	if ((flags = fcntl(m->fd, F_GETFL)) == -1 ||
+	    fcntl(m->fd, F_SETFL, flags | O_NONBLOCK) == -1)
+		return -1;
+	rc = mode_sendfile_loop(m, stop, nbuf);
+	saved = errno;
+	/* The wait for the receiver's FIN relies on SO_RCVTIMEO. */
+	if (fcntl(m->fd, F_SETFL, flags) == -1 && rc == 0)
+		return -1;
+	errno = saved;
+	return rc;
 }
 
 int
