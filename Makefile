@@ -15,7 +15,7 @@ MANDIR	?= $(PREFIX)/share/man
 BUILD	?= build
 
 CC	?= cc
-PKGS	= libevent libevent_pthreads jansson libpcap
+PKGS	= libevent libevent_pthreads jansson libpcap libsodium
 PKGS_TEST = cmocka
 CPPFLAGS += -D_GNU_SOURCE -Isrc
 CFLAGS	?= -O2 -g

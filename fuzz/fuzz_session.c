@@ -251,7 +251,8 @@ static int
 listener_start(void)
 {
 	static const char *const args[] = {
-		"gigebench", "-r", "-4", "-B", "127.0.0.1", "-p", NULL,
+		"gigebench", "-r", "--allow-reverse", "-4", "-B", "127.0.0.1",
+		"-p", NULL,
 	};
 	char err[GB_ERR_LEN];
 	int64_t deadline;

@@ -31,6 +31,8 @@ struct client {
 	struct event_base		*base;
 	struct xfer			*x;
 	struct proto_reader		 rd;
+	struct auth_session		 auth;
+	int				 authed;	/* auth is keyed */
 	int				 verbose;
 	int				 interrupted;
 };
@@ -43,12 +45,22 @@ trace(const struct client *c, const char *what, const char *detail)
 		    detail != NULL ? ": " : "", detail != NULL ? detail : "");
 }
 
-/* A refusal or a header from another program or version: exit 3. */
+/*
+ * A refusal, a header from another program or version, or a message that
+ * fails authentication: exit 3.
+ */
 static int
 status_of(int rc)
 {
-	return rc == PROTO_E_MAGIC || rc == PROTO_E_VERSION ?
-	    CLIENT_REFUSED : CLIENT_FAILED;
+	return rc == PROTO_E_MAGIC || rc == PROTO_E_VERSION ||
+	    rc == PROTO_E_AUTH ? CLIENT_REFUSED : CLIENT_FAILED;
+}
+
+/* The control connection's keys once the handshake has made them. */
+static struct auth_session *
+keys(struct client *c)
+{
+	return c->authed ? &c->auth : NULL;
 }
 
 static int
@@ -58,7 +70,7 @@ expect(struct client *c, int type, struct proto_msg *m, int timeout_ms,
 	char sub[GB_ERR_LEN];
 	int rc;
 
-	rc = ctl_recv(c->ctl, m, timeout_ms, sub, sizeof(sub));
+	rc = ctl_recv(c->ctl, m, keys(c), timeout_ms, sub, sizeof(sub));
 	if (rc != PROTO_OK) {
 		snprintf(err, errlen, "waiting for %s from %s: %s",
 		    proto_type_str(type), c->cfg->opts->host, sub);
@@ -76,6 +88,11 @@ expect(struct client *c, int type, struct proto_msg *m, int timeout_ms,
 		    c->cfg->opts->host, m->message);
 		return CLIENT_FAILED;
 	}
+	if (m->type == PROTO_CHALLENGE && type != PROTO_CHALLENGE) {
+		snprintf(err, errlen, "%s wants a pre-shared key: run with "
+		    "--psk FILE", c->cfg->opts->host);
+		return CLIENT_REFUSED;
+	}
 	if (m->type != type) {
 		snprintf(err, errlen, "protocol error: %s sent %s, expected %s",
 		    c->cfg->opts->host, proto_type_str(m->type),
@@ -92,7 +109,8 @@ send_msg(struct client *c, struct proto_msg *m, int fd, char *err,
 	char sub[GB_ERR_LEN];
 
 	trace(c, "sending", proto_type_str(m->type));
-	if (ctl_send(fd, m, GB_HANDSHAKE_MS, sub, sizeof(sub)) != PROTO_OK) {
+	if (ctl_send(fd, m, fd == c->ctl ? keys(c) : NULL, GB_HANDSHAKE_MS,
+	    sub, sizeof(sub)) != PROTO_OK) {
 		snprintf(err, errlen, "%s: %s", c->cfg->opts->host, sub);
 		return CLIENT_FAILED;
 	}
@@ -133,6 +151,66 @@ local_mtu(struct client *c, char *err, size_t errlen)
 	return CLIENT_OK;
 }
 
+/*
+ * The hello, with a nonce when there is a key; then, with a key, the
+ * challenge and our proof (auth.h).  Returns the accept in m.
+ */
+static int
+hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
+{
+	uint8_t nc[AUTH_NONCE_LEN], ns[AUTH_NONCE_LEN], *buf;
+	char sub[GB_ERR_LEN], token[PROTO_TOKEN_LEN + 1];
+	size_t len;
+	int rc;
+
+	m->type = PROTO_HELLO;
+	m->params = *c->p;
+	if (c->cfg->psk != NULL) {
+		auth_nonce(nc);
+		auth_hex(nc, sizeof(nc), m->nonce);
+	}
+	if ((buf = proto_encode(m, &len)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return CLIENT_FAILED;
+	}
+	trace(c, "sending", "hello");
+	if (ctl_send_buf(c->ctl, buf, len, PROTO_HELLO, GB_HANDSHAKE_MS, sub,
+	    sizeof(sub)) != PROTO_OK) {
+		snprintf(err, errlen, "%s: %s", c->cfg->opts->host, sub);
+		free(buf);
+		return CLIENT_FAILED;
+	}
+	if (c->cfg->psk != NULL) {
+		if ((rc = expect(c, PROTO_CHALLENGE, m, GB_HANDSHAKE_MS, err,
+		    errlen)) != CLIENT_OK) {
+			free(buf);
+			return rc;
+		}
+		auth_unhex(m->nonce, ns, sizeof(ns));	/* checked by proto.c */
+		auth_session_init(&c->auth, c->cfg->psk, nc, ns, buf, len, 1);
+		c->authed = 1;
+		memset(m, 0, sizeof(*m));
+		m->type = PROTO_AUTH;
+		if ((rc = send_msg(c, m, c->ctl, err, errlen)) != CLIENT_OK) {
+			free(buf);
+			return rc;
+		}
+	}
+	free(buf);
+	if ((rc = expect(c, PROTO_ACCEPT, m, GB_HANDSHAKE_MS, err, errlen)) !=
+	    CLIENT_OK)
+		return rc;
+	if (c->authed) {
+		auth_token(&c->auth, token);
+		if (strcmp(token, m->token) != 0) {
+			snprintf(err, errlen, "%s sent a data token that does "
+			    "not come from the session key", c->cfg->opts->host);
+			return CLIENT_REFUSED;
+		}
+	}
+	return CLIENT_OK;
+}
+
 static int
 handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
@@ -146,11 +224,7 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return CLIENT_FAILED;
 	}
-	m->type = PROTO_HELLO;
-	m->params = *c->p;
-	if ((rc = send_msg(c, m, c->ctl, err, errlen)) != CLIENT_OK ||
-	    (rc = expect(c, PROTO_ACCEPT, m, GB_HANDSHAKE_MS, err,
-	    errlen)) != CLIENT_OK)
+	if ((rc = hello(c, m, err, errlen)) != CLIENT_OK)
 		goto out;
 	memcpy(token, m->token, sizeof(token));
 	/* The listener has set its MTU; now ours, before the data flows. */
@@ -211,7 +285,7 @@ on_ctl(evutil_socket_t fd, short what, void *arg)
 		return;
 	snprintf(why, sizeof(why), "listener: %s", err);
 	if (rc == 1 && (m = malloc(sizeof(*m))) != NULL) {
-		if (proto_reader_decode(&c->rd, m, err, sizeof(err)) !=
+		if (ctl_decode(&c->rd, keys(c), m, err, sizeof(err)) !=
 		    PROTO_OK)
 			snprintf(why, sizeof(why), "listener: %s", err);
 		else if (m->type == PROTO_ERROR)
@@ -351,5 +425,6 @@ out:
 	if (c.ctl != -1)
 		close(c.ctl);
 	proto_reader_reset(&c.rd);
+	auth_session_wipe(&c.auth);
 	return rc;
 }

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "auth.h"
 #include "hoststat.h"
 #include "opts.h"
 #include "result.h"
@@ -23,6 +24,7 @@ struct client_config {
 	const struct gb_opts		*opts;
 	const struct hoststat_roots	*roots;
 	FILE				*interval_out;	/* NULL: none */
+	const struct auth_key		*psk;		/* NULL: none */
 };
 
 int	client_run(const struct client_config *, struct gb_result *,

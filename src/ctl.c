@@ -46,20 +46,34 @@ wait_fd(int fd, short events, int64_t deadline)
 }
 
 int
-ctl_send(int fd, const struct proto_msg *m, int timeout_ms, char *err,
-    size_t errlen)
+ctl_send(int fd, const struct proto_msg *m, struct auth_session *a,
+    int timeout_ms, char *err, size_t errlen)
 {
-	int64_t deadline = now_ms() + timeout_ms;
 	uint8_t *buf;
-	size_t len, off = 0;
-	ssize_t n;
-	int rc = PROTO_OK;
+	size_t len;
+	int rc;
 
-	if ((buf = proto_encode(m, &len)) == NULL) {
+	if ((buf = proto_encode(m, &len)) == NULL ||
+	    (a != NULL && auth_seal(a, &buf, &len) == -1)) {
+		free(buf);
 		snprintf(err, errlen, "cannot encode %s message",
 		    proto_type_str(m->type));
 		return CTL_E_IO;
 	}
+	rc = ctl_send_buf(fd, buf, len, m->type, timeout_ms, err, errlen);
+	free(buf);
+	return rc;
+}
+
+int
+ctl_send_buf(int fd, const uint8_t *buf, size_t len, int type,
+    int timeout_ms, char *err, size_t errlen)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	size_t off = 0;
+	ssize_t n;
+	int rc = PROTO_OK;
+
 	while (off < len) {
 		n = send(fd, buf + off, len - off, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n > 0) {
@@ -74,11 +88,10 @@ ctl_send(int fd, const struct proto_msg *m, int timeout_ms, char *err,
 		} else
 			rc = CTL_E_IO;
 		snprintf(err, errlen, "sending %s message: %s",
-		    proto_type_str(m->type), rc == CTL_E_TIMEOUT ?
+		    proto_type_str(type), rc == CTL_E_TIMEOUT ?
 		    "peer does not read (timed out)" : strerror(errno));
 		break;
 	}
-	free(buf);
 	return off == len ? PROTO_OK : rc;
 }
 
@@ -117,8 +130,18 @@ ctl_read_some(int fd, struct proto_reader *r, char *err, size_t errlen)
 }
 
 int
-ctl_recv(int fd, struct proto_msg *m, int timeout_ms, char *err,
-    size_t errlen)
+ctl_decode(struct proto_reader *r, struct auth_session *a,
+    struct proto_msg *m, char *err, size_t errlen)
+{
+	if (a != NULL && (proto_reader_done(r) && (r->h.flags & PROTO_F_MAC ||
+	    r->h.type != PROTO_REFUSE)) && auth_open(a, r, err, errlen) == -1)
+		return PROTO_E_AUTH;
+	return proto_reader_decode(r, m, err, errlen);
+}
+
+int
+ctl_recv(int fd, struct proto_msg *m, struct auth_session *a,
+    int timeout_ms, char *err, size_t errlen)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	struct proto_reader r;
@@ -137,7 +160,7 @@ ctl_recv(int fd, struct proto_msg *m, int timeout_ms, char *err,
 		}
 	}
 	if (rc == 1)
-		rc = proto_reader_decode(&r, m, err, errlen);
+		rc = ctl_decode(&r, a, m, err, errlen);
 	proto_reader_reset(&r);
 	return rc;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "auth.h"
 #include "proto.h"
 
 /* Bounds every step of the handshake with a silent peer. */
@@ -18,11 +19,24 @@
 #define CTL_E_TIMEOUT	(-11)
 #define CTL_E_EOF	(-12)	/* peer closed */
 
-int	ctl_send(int fd, const struct proto_msg *, int timeout_ms,
-	    char *err, size_t errlen);
+/*
+ * Send a message, sealed when a (the session's keys) is not NULL.
+ * ctl_send_buf sends an encoded one as it is.
+ */
+int	ctl_send(int fd, const struct proto_msg *, struct auth_session *a,
+	    int timeout_ms, char *err, size_t errlen);
+int	ctl_send_buf(int fd, const uint8_t *buf, size_t len, int type,
+	    int timeout_ms, char *err, size_t errlen);
 /* Read one whole message; PROTO_OK or a negative status, reason in err. */
-int	ctl_recv(int fd, struct proto_msg *, int timeout_ms,
-	    char *err, size_t errlen);
+int	ctl_recv(int fd, struct proto_msg *, struct auth_session *a,
+	    int timeout_ms, char *err, size_t errlen);
+/*
+ * Decode the complete message in r.  With a, it must be sealed and its tag
+ * right (PROTO_E_AUTH otherwise), except a refusal: a listener that cannot
+ * check the client's key cannot seal, and a refusal only ends the test.
+ */
+int	ctl_decode(struct proto_reader *r, struct auth_session *a,
+	    struct proto_msg *, char *err, size_t errlen);
 /*
  * Read what is available without waiting into r; 1 when a message is
  * complete, 0 when more is needed, or a negative status.

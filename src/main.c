@@ -20,6 +20,7 @@
 #include "opts.h"
 #include "report.h"
 #include "server.h"
+#include "auth.h"
 #include "sweeprun.h"
 #include "version.h"
 
@@ -99,10 +100,11 @@ exit_status(int client_status)
 }
 
 static int
-run_client(const struct gb_opts *o, const struct hoststat_roots *roots)
+run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
+    const struct auth_key *psk)
 {
 	struct client_config cfg = {
-		.opts = o, .roots = roots,
+		.opts = o, .roots = roots, .psk = psk,
 		.interval_out = o->json || o->quiet ? NULL : stdout,
 	};
 	struct output out = { .opts = o };
@@ -111,7 +113,7 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots)
 	int rc;
 
 	if (sweeprun_wanted(o)) {
-		rc = sweeprun(o, roots, err, sizeof(err));
+		rc = sweeprun(o, roots, psk, err, sizeof(err));
 		if (rc != CLIENT_OK)
 			print_error(o, err, exit_status(rc));
 		return exit_status(rc);
@@ -150,11 +152,12 @@ run_restore(void)
 }
 
 static int
-run_server(const struct gb_opts *o, const struct hoststat_roots *roots)
+run_server(const struct gb_opts *o, const struct hoststat_roots *roots,
+    const struct auth_key *psk)
 {
 	struct output out = { .opts = o };
 	struct server_config cfg = {
-		.opts = o, .roots = roots,
+		.opts = o, .roots = roots, .psk = psk,
 		.interval_out = o->json || o->quiet ? NULL : stdout,
 		.report_cb = render, .arg = &out,
 	};
@@ -165,6 +168,57 @@ run_server(const struct gb_opts *o, const struct hoststat_roots *roots)
 		return EXIT_TEST_FAILED;
 	}
 	return 0;
+}
+
+/*
+ * --psk FILE, else GIGEBENCH_PSK_FILE.  A key that cannot be used is a
+ * usage error: nothing runs without the protection asked for.
+ */
+static int
+load_psk(const struct gb_opts *o, struct auth_key *k, int *have)
+{
+	const char *path = o->psk_file, *what = "--psk";
+	char err[GB_ERR_LEN], msg[2 * GB_ERR_LEN];
+
+	*have = 0;
+	if (path == NULL && (path = getenv("GIGEBENCH_PSK_FILE")) != NULL) {
+		what = "GIGEBENCH_PSK_FILE";
+		if (*path == '\0')
+			path = NULL;
+	}
+	if (path == NULL || o->role == GB_ROLE_RESTORE)
+		return 0;
+	if (auth_init() == -1) {
+		print_error(o, "--psk: libsodium cannot start (no random "
+		    "source)", EXIT_TEST_FAILED);
+		return EXIT_TEST_FAILED;
+	}
+	if (auth_key_load(path, k, err, sizeof(err)) == -1) {
+		snprintf(msg, sizeof(msg), "%s %s", what, err);
+		print_error(o, msg, EXIT_USAGE);
+		return EXIT_USAGE;
+	}
+	*have = 1;
+	return 0;
+}
+
+static int
+run_role(const struct gb_opts *o, const struct hoststat_roots *roots)
+{
+	struct auth_key *k;
+	int have, rc;
+
+	if ((k = calloc(1, sizeof(*k))) == NULL) {
+		print_error(o, "out of memory", EXIT_TEST_FAILED);
+		return EXIT_TEST_FAILED;
+	}
+	if ((rc = load_psk(o, k, &have)) == 0)
+		rc = o->role == GB_ROLE_CONNECT ?
+		    run_client(o, roots, have ? k : NULL) :
+		    run_server(o, roots, have ? k : NULL);
+	auth_key_wipe(k);
+	free(k);
+	return rc;
 }
 
 int
@@ -207,7 +261,5 @@ main(int argc, char *argv[])
 	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 	if (o.role == GB_ROLE_RESTORE)
 		return run_restore();
-	if (o.role == GB_ROLE_CONNECT)
-		return run_client(&o, &roots);
-	return run_server(&o, &roots);
+	return run_role(&o, &roots);
 }

@@ -52,7 +52,9 @@ enum {
 	OPT_SENDFILE,
 	OPT_SKIP_RX_COPY,
 	OPT_SPLICE,
-	OPT_TOS
+	OPT_TOS,
+	OPT_PSK,
+	OPT_ALLOW_REVERSE
 };
 
 /* A leading ':' makes getopt report a missing value apart from '?'. */
@@ -62,6 +64,7 @@ static const char opts_short[] =
 static const struct option opts_long[] = {
 	{ "affinity",	required_argument,	NULL,	'A' },
 	{ "allow-mtu",	no_argument,		NULL,	OPT_ALLOW_MTU },
+	{ "allow-reverse", no_argument,		NULL,	OPT_ALLOW_REVERSE },
 	{ "bind",	required_argument,	NULL,	'B' },
 	{ "buffer",	required_argument,	NULL,	'b' },
 	{ "capture",	no_argument,		NULL,	OPT_CAPTURE },
@@ -87,6 +90,7 @@ static const struct option opts_long[] = {
 	{ "parallel",	required_argument,	NULL,	'P' },
 	{ "plot",	required_argument,	NULL,	OPT_PLOT },
 	{ "port",	required_argument,	NULL,	'p' },
+	{ "psk",	required_argument,	NULL,	OPT_PSK },
 	{ "quiet",	no_argument,		NULL,	'q' },
 	{ "rcvbuf",	required_argument,	NULL,	OPT_RCVBUF },
 	{ "receive",	no_argument,		NULL,	'r' },
@@ -351,6 +355,9 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_ALLOW_MTU:
 		o->allow_mtu = 1;
 		break;
+	case OPT_ALLOW_REVERSE:
+		o->allow_reverse = 1;
+		break;
 	case OPT_RESTORE:
 		st->restore = 1;
 		break;
@@ -389,6 +396,12 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		if (*arg == '\0')
 			return opts_error(st, "address is empty: \"\"");
 		o->bind_addr = arg;
+		return OPTS_OK;
+	case OPT_PSK:
+		/* Read, with its mode checked, by main (auth_key_load). */
+		if (*arg == '\0')
+			return opts_error(st, "key file name is empty: \"\"");
+		o->psk_file = arg;
 		return OPTS_OK;
 	case 'b':
 	case 'w':

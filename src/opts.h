@@ -38,6 +38,8 @@ struct gb_opts {
 	int			json;		/* -J */
 	const char		*iface;		/* -I */
 	int			allow_mtu;	/* --allow-mtu (listener) */
+	int			allow_reverse;	/* --allow-reverse (listener) */
+	const char		*psk_file;	/* --psk, both roles */
 	unsigned		repeat;		/* --repeat: runs per point */
 	double			conf_level;	/* --confidence: 0.95, 0 = off */
 	double			conf_width_pct;	/* ... interval width, % */

@@ -38,6 +38,8 @@ static const char *const type_names[] = {
 	[PROTO_DONE] = "done",
 	[PROTO_RESULT] = "result",
 	[PROTO_ERROR] = "error",
+	[PROTO_CHALLENGE] = "challenge",
+	[PROTO_AUTH] = "auth",
 };
 
 static const char *const refusal_names[] = {
@@ -45,6 +47,7 @@ static const char *const refusal_names[] = {
 	[PROTO_REFUSE_VERSION] = "version",
 	[PROTO_REFUSE_PARAMS] = "params",
 	[PROTO_REFUSE_PROTOCOL] = "protocol",
+	[PROTO_REFUSE_AUTH] = "authentication",
 };
 
 const char *
@@ -58,7 +61,7 @@ proto_type_str(int type)
 const char *
 proto_refusal_str(int refusal)
 {
-	if (refusal < PROTO_REFUSE_BUSY || refusal > PROTO_REFUSE_PROTOCOL)
+	if (refusal < PROTO_REFUSE_BUSY || refusal > PROTO_REFUSE_AUTH)
 		return "unknown";
 	return refusal_names[refusal];
 }
@@ -81,6 +84,8 @@ proto_status_str(int status)
 		return "malformed message body";
 	case PROTO_E_FLAGS:
 		return "header flags are not 0";
+	case PROTO_E_AUTH:
+		return "message authentication failed";
 	}
 	return "unknown status";
 }
@@ -113,11 +118,30 @@ proto_header_decode(const uint8_t in[PROTO_HEADER_LEN], struct proto_header *h)
 		return PROTO_E_VERSION;
 	if (h->type < PROTO_HELLO || h->type > PROTO_TYPE_MAX)
 		return PROTO_E_TYPE;
-	if (h->length > PROTO_MAX_BODY)
-		return PROTO_E_LENGTH;
-	if (h->flags != 0)
+	if ((h->flags & ~PROTO_F_MAC) != 0)
 		return PROTO_E_FLAGS;
+	if (h->flags & PROTO_F_MAC) {
+		if (h->length < PROTO_TAG_LEN ||
+		    h->length - PROTO_TAG_LEN > PROTO_MAX_BODY)
+			return PROTO_E_LENGTH;
+	} else if (h->length > PROTO_MAX_BODY)
+		return PROTO_E_LENGTH;
 	return PROTO_OK;
+}
+
+void
+proto_header_seal(uint8_t hdr[PROTO_HEADER_LEN])
+{
+	uint32_t length = (uint32_t)hdr[8] << 24 | (uint32_t)hdr[9] << 16 |
+	    (uint32_t)hdr[10] << 8 | hdr[11];
+
+	length += PROTO_TAG_LEN;
+	hdr[6] = (uint8_t)(PROTO_F_MAC >> 8);
+	hdr[7] = (uint8_t)PROTO_F_MAC;
+	hdr[8] = (uint8_t)(length >> 24);
+	hdr[9] = (uint8_t)(length >> 16);
+	hdr[10] = (uint8_t)(length >> 8);
+	hdr[11] = (uint8_t)length;
 }
 
 void
@@ -180,12 +204,30 @@ proto_reader_push(struct proto_reader *r, const uint8_t *p, size_t len)
 }
 
 int
+proto_reader_take_tag(struct proto_reader *r, uint8_t tag[PROTO_TAG_LEN])
+{
+	if (!proto_reader_done(r) || !(r->h.flags & PROTO_F_MAC))
+		return -1;
+	r->h.length -= PROTO_TAG_LEN;
+	r->got -= PROTO_TAG_LEN;
+	r->h.flags &= (uint16_t)~PROTO_F_MAC;
+	memcpy(tag, r->body + r->h.length, PROTO_TAG_LEN);
+	r->body[r->h.length] = '\0';
+	return 0;
+}
+
+int
 proto_reader_decode(const struct proto_reader *r, struct proto_msg *m,
     char *err, size_t errlen)
 {
 	if (!proto_reader_done(r)) {
 		snprintf(err, errlen, "incomplete message");
 		return PROTO_E_BODY;
+	}
+	if (r->h.flags & PROTO_F_MAC) {
+		snprintf(err, errlen, "%s message is sealed, but this "
+		    "connection has no key", proto_type_str(r->h.type));
+		return PROTO_E_AUTH;
 	}
 	return proto_body_decode(r->h.type, r->body, r->h.length, m, err,
 	    errlen);
@@ -508,6 +550,30 @@ token_check(const char *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* Hex, PROTO_NONCE_HEX digits; optional in a hello (no key). */
+static int
+get_nonce(const json_t *o, int required, char *out, char *err,
+    size_t errlen)
+{
+	size_t i;
+
+	if (!required && json_object_get(o, "nonce") == NULL)
+		return 0;
+	if (get_string(o, "nonce", out, PROTO_NONCE_HEX + 1, err,
+	    errlen) == -1)
+		return -1;
+	for (i = 0; out[i] != '\0'; i++)
+		if (!((out[i] >= '0' && out[i] <= '9') ||
+		    (out[i] >= 'a' && out[i] <= 'f')))
+			break;
+	if (i != PROTO_NONCE_HEX || out[i] != '\0') {
+		snprintf(err, errlen, "member \"nonce\" is not %d hex digits",
+		    PROTO_NONCE_HEX);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 decode_members(const json_t *o, struct proto_msg *m, char *err,
     size_t errlen)
@@ -527,7 +593,8 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 			return -1;
 		}
 		if (get_string(o, "version", m->version, sizeof(m->version),
-		    err, errlen) == -1)
+		    err, errlen) == -1 || get_nonce(o, 0, m->nonce, err,
+		    errlen) == -1)
 			return -1;
 		return params_from_json(json_object_get(o, "params"),
 		    &m->params, err, errlen);
@@ -547,14 +614,17 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 		return 0;
 	case PROTO_REFUSE:
 		if (get_uint(o, "code", PROTO_REFUSE_BUSY,
-		    PROTO_REFUSE_PROTOCOL, &u, err, errlen) == -1)
+		    PROTO_REFUSE_AUTH, &u, err, errlen) == -1)
 			return -1;
 		m->refusal = (int)u;
 		/* FALLTHROUGH */
 	case PROTO_ERROR:
 		return get_string(o, "message", m->message,
 		    sizeof(m->message), err, errlen);
+	case PROTO_CHALLENGE:
+		return get_nonce(o, 1, m->nonce, err, errlen);
 	case PROTO_START:
+	case PROTO_AUTH:
 		return 0;
 	case PROTO_DONE:
 	case PROTO_RESULT:
@@ -608,9 +678,15 @@ encode_members(const struct proto_msg *m)
 {
 	switch (m->type) {
 	case PROTO_HELLO:
+		if (m->nonce[0] != '\0')
+			return json_pack("{s:s, s:s, s:o, s:s}", "program",
+			    "gigebench", "version", GB_VERSION, "params",
+			    params_to_json(&m->params), "nonce", m->nonce);
 		return json_pack("{s:s, s:s, s:o}", "program", "gigebench",
 		    "version", GB_VERSION, "params",
 		    params_to_json(&m->params));
+	case PROTO_CHALLENGE:
+		return json_pack("{s:s}", "nonce", m->nonce);
 	case PROTO_ACCEPT:
 		return json_pack("{s:s}", "token", m->token);
 	case PROTO_DATA:
@@ -622,6 +698,7 @@ encode_members(const struct proto_msg *m)
 	case PROTO_ERROR:
 		return json_pack("{s:s}", "message", m->message);
 	case PROTO_START:
+	case PROTO_AUTH:
 		return json_object();
 	case PROTO_DONE:
 	case PROTO_RESULT:

@@ -18,6 +18,11 @@
  *	L->C start {}                           both sides move data
  *	C->L done {side}                        L->C result {side}
  *	either: error {message}
+ *
+ * With a pre-shared key (auth.h) the hello carries a nonce, the listener
+ * answers with a challenge {nonce}, the client proves the key with an
+ * auth {} message, and every later control message is sealed: the header
+ * flag PROTO_F_MAC is set and the body ends in a PROTO_TAG_LEN-byte tag.
  */
 #ifndef GB_PROTO_H
 #define GB_PROTO_H
@@ -35,6 +40,9 @@
 #define PROTO_HEADER_LEN	12
 #define PROTO_MAX_BODY		(64u * 1024)
 #define PROTO_TOKEN_LEN		32	/* hex characters: 16 random bytes */
+#define PROTO_NONCE_HEX		64	/* hex characters: 32 random bytes */
+#define PROTO_F_MAC		0x0001	/* header flag: the body ends in a tag */
+#define PROTO_TAG_LEN		32	/* HMAC-SHA256 */
 
 enum proto_type {
 	PROTO_HELLO = 1,
@@ -45,7 +53,9 @@ enum proto_type {
 	PROTO_DONE,
 	PROTO_RESULT,
 	PROTO_ERROR,
-	PROTO_TYPE_MAX = PROTO_ERROR
+	PROTO_CHALLENGE,
+	PROTO_AUTH,
+	PROTO_TYPE_MAX = PROTO_AUTH
 };
 
 /* Why a header was rejected; the reader stops at the first. */
@@ -56,14 +66,16 @@ enum proto_status {
 	PROTO_E_TYPE = -3,
 	PROTO_E_LENGTH = -4,	/* over PROTO_MAX_BODY */
 	PROTO_E_BODY = -5,	/* body is not the JSON the type needs */
-	PROTO_E_FLAGS = -6	/* header flags other than 0 */
+	PROTO_E_FLAGS = -6,	/* header flags other than PROTO_F_MAC */
+	PROTO_E_AUTH = -7	/* a tag where none is expected, or a bad one */
 };
 
 enum proto_refusal {
 	PROTO_REFUSE_BUSY = 1,
 	PROTO_REFUSE_VERSION,
 	PROTO_REFUSE_PARAMS,
-	PROTO_REFUSE_PROTOCOL
+	PROTO_REFUSE_PROTOCOL,
+	PROTO_REFUSE_AUTH	/* key missing, unexpected or wrong */
 };
 
 struct proto_header {
@@ -79,6 +91,8 @@ struct proto_msg {
 	char			version[32];		/* hello */
 	struct gb_params	params;			/* hello */
 	char			token[PROTO_TOKEN_LEN + 1]; /* accept, data */
+	/* hello (empty: no key), challenge */
+	char			nonce[PROTO_NONCE_HEX + 1];
 	uint32_t		stream;			/* data */
 	int			refusal;		/* refuse */
 	char			message[256];		/* refuse, error */
@@ -105,7 +119,15 @@ size_t	proto_reader_want(const struct proto_reader *);
  */
 long	proto_reader_push(struct proto_reader *, const uint8_t *, size_t len);
 int	proto_reader_done(const struct proto_reader *);
-/* Decode a complete message.  Returns a proto_status, message in err. */
+/*
+ * Strip the tag of a complete sealed message into tag; the body and length
+ * are then the plain message's.  -1 when the message is not sealed.
+ */
+int	proto_reader_take_tag(struct proto_reader *, uint8_t tag[PROTO_TAG_LEN]);
+/*
+ * Decode a complete message.  Returns a proto_status, message in err.  A
+ * message still sealed (its tag not taken by auth_open) is PROTO_E_AUTH.
+ */
 int	proto_reader_decode(const struct proto_reader *, struct proto_msg *,
 	    char *err, size_t errlen);
 
@@ -114,6 +136,8 @@ void	proto_header_encode(uint8_t out[PROTO_HEADER_LEN], int type,
 	    uint32_t length);
 int	proto_header_decode(const uint8_t in[PROTO_HEADER_LEN],
 	    struct proto_header *);
+/* Mark an encoded header sealed: PROTO_F_MAC, length + PROTO_TAG_LEN. */
+void	proto_header_seal(uint8_t hdr[PROTO_HEADER_LEN]);
 int	proto_body_decode(int type, const uint8_t *body, size_t len,
 	    struct proto_msg *, char *err, size_t errlen);
 

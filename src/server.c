@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include <event2/event.h>
 
+#include "authlimit.h"
 #include "ctl.h"
 #include "diag.h"
 #include "mtu.h"
@@ -51,6 +53,9 @@ struct session {
 	struct proto_reader	 rd;
 	struct gb_params	 p;
 	int			 is_tx;
+	struct auth_session	 auth;
+	int			 authed;	/* --psk: auth is keyed */
+	int			 accepted;	/* accept sent */
 	char			 token[PROTO_TOKEN_LEN + 1];
 	int			 fds[GB_MAX_STREAMS];
 	unsigned		 nfds;
@@ -71,10 +76,12 @@ struct server {
 	struct pconn			*pending;	/* newest first */
 	unsigned			 npending;
 	struct session			*sess;
+	struct authlimit		*authlimit;	/* with --psk */
 	int				 tests;
 };
 
 static void	session_end(struct session *);
+static void	session_auth(struct session *, int, const char *);
 
 static void
 logmsg(const struct server *s, int level, const char *peer, const char *msg)
@@ -96,7 +103,37 @@ send_simple(int fd, int type, int refusal, const char *text)
 	m->refusal = refusal;
 	snprintf(m->message, sizeof(m->message), "%s", text);
 	/* Short: a refusal must not hold up the loop. */
-	ctl_send(fd, m, 1000, err, sizeof(err));
+	ctl_send(fd, m, NULL, 1000, err, sizeof(err));
+	free(m);
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct auth_session *
+keys(struct session *ss)
+{
+	return ss->authed ? &ss->auth : NULL;
+}
+
+/* On the control connection of a session: sealed once keyed. */
+static void
+session_send_error(struct session *ss, const char *text)
+{
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return;
+	m->type = PROTO_ERROR;
+	snprintf(m->message, sizeof(m->message), "%s", text);
+	ctl_send(ss->ctl, m, keys(ss), 1000, err, sizeof(err));
 	free(m);
 }
 
@@ -155,14 +192,15 @@ session_finish(struct session *ss)
 	mine = ss->is_tx ? &ss->result->sender : &ss->result->receiver;
 	if (xfer_finish(ss->x, mine, ss->result, err, sizeof(err)) == -1) {
 		logmsg(s, 0, ss->result->peer, err);
-		send_simple(ss->ctl, PROTO_ERROR, 0, err);
+		session_send_error(ss, err);
 		session_end(ss);
 		return;
 	}
 	if ((m = calloc(1, sizeof(*m))) != NULL) {
 		m->type = PROTO_RESULT;
 		m->side = *mine;
-		if (ctl_send(ss->ctl, m, GB_HANDSHAKE_MS, err, sizeof(err)) !=
+		if (ctl_send(ss->ctl, m, keys(ss), GB_HANDSHAKE_MS, err,
+		    sizeof(err)) !=
 		    PROTO_OK)
 			logmsg(s, 0, ss->result->peer, err);
 		free(m);
@@ -217,7 +255,7 @@ on_xfer_done(void *arg)
 	if (!ss->failed && !ss->got_done && xfer_failed(ss->x, why,
 	    sizeof(why))) {
 		logmsg(ss->srv, 0, ss->result->peer, why);
-		send_simple(ss->ctl, PROTO_ERROR, 0, why);
+		session_send_error(ss, why);
 		ss->failed = 1;
 	}
 	if (ss->failed)
@@ -248,9 +286,11 @@ on_session_ctl(evutil_socket_t fd, short what, void *arg)
 		session_fail(ss, "out of memory");
 		return;
 	}
-	rc = proto_reader_decode(&ss->rd, m, err, sizeof(err));
+	rc = ctl_decode(&ss->rd, keys(ss), m, err, sizeof(err));
 	proto_reader_reset(&ss->rd);
-	if (rc == PROTO_OK && m->type == PROTO_DONE && ss->x != NULL &&
+	if (!ss->accepted)
+		session_auth(ss, rc == PROTO_OK && m->type == PROTO_AUTH, err);
+	else if (rc == PROTO_OK && m->type == PROTO_DONE && ss->x != NULL &&
 	    !ss->got_done) {
 		ss->got_done = 1;
 		if (ss->is_tx)
@@ -264,7 +304,7 @@ on_session_ctl(evutil_socket_t fd, short what, void *arg)
 		if (rc == PROTO_OK)
 			snprintf(err, sizeof(err), "unexpected %s message",
 			    proto_type_str(m->type));
-		send_simple(ss->ctl, PROTO_ERROR, 0, err);
+		session_send_error(ss, err);
 		session_fail(ss, err);
 	}
 	free(m);
@@ -288,8 +328,8 @@ session_start(struct session *ss)
 	m.type = PROTO_START;
 	/* Snapshot first, then tell the client to go. */
 	if ((ss->x = xfer_start(s->base, &xc, err, sizeof(err))) == NULL ||
-	    ctl_send(ss->ctl, &m, GB_HANDSHAKE_MS, err, sizeof(err)) !=
-	    PROTO_OK) {
+	    ctl_send(ss->ctl, &m, keys(ss), GB_HANDSHAKE_MS, err,
+	    sizeof(err)) != PROTO_OK) {
 		session_fail(ss, err);
 		return;
 	}
@@ -309,6 +349,7 @@ session_end(struct session *ss)
 	event_free(ss->ctl_ev);
 	event_free(ss->timer);
 	proto_reader_reset(&ss->rd);
+	auth_session_wipe(&ss->auth);
 	close(ss->ctl);
 	if (ss->mtu_changed && mtu_restore_all(err, sizeof(err)) == -1)
 		logmsg(ss->srv, 0, NULL, err);
@@ -317,30 +358,64 @@ session_end(struct session *ss)
 	free(ss);
 }
 
+/*
+ * With --psk, the session key from the hello as it came (header and body)
+ * and both nonces; the data token comes from it.  Else a random token.
+ */
 static int
-session_new(struct server *s, struct pconn *pc, const struct gb_params *p)
+session_keys(struct session *ss, const struct pconn *pc,
+    const struct proto_msg *m, uint8_t ns[AUTH_NONCE_LEN])
 {
+	const struct auth_key *psk = ss->srv->cfg->psk;
+	uint8_t rnd[PROTO_TOKEN_LEN / 2], nc[AUTH_NONCE_LEN], *hello;
+	size_t len = PROTO_HEADER_LEN + pc->rd.h.length;
+
+	if (psk == NULL) {
+		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+			return -1;
+		auth_hex(rnd, sizeof(rnd), ss->token);
+		return 0;
+	}
+	if ((hello = malloc(len)) == NULL ||
+	    auth_unhex(m->nonce, nc, sizeof(nc)) == -1) {
+		free(hello);
+		return -1;
+	}
+	memcpy(hello, pc->rd.hdr, PROTO_HEADER_LEN);
+	memcpy(hello + PROTO_HEADER_LEN, pc->rd.body, pc->rd.h.length);
+	auth_nonce(ns);
+	auth_session_init(&ss->auth, psk, nc, ns, hello, len, 0);
+	free(hello);
+	ss->authed = 1;
+	auth_token(&ss->auth, ss->token);
+	return 0;
+}
+
+static int
+session_new(struct server *s, struct pconn *pc, const struct proto_msg *hm,
+    uint8_t ns[AUTH_NONCE_LEN])
+{
+	const struct gb_params *p = &hm->params;
 	struct session *ss;
 	struct timeval tv = { GB_HANDSHAKE_MS / 1000, 0 };
-	uint8_t rnd[PROTO_TOKEN_LEN / 2];
 	unsigned i;
 
 	if ((ss = calloc(1, sizeof(*ss))) == NULL ||
-	    (ss->result = calloc(1, sizeof(*ss->result))) == NULL ||
-	    getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-		if (ss != NULL)
-			free(ss->result);
+	    (ss->result = calloc(1, sizeof(*ss->result))) == NULL) {
 		free(ss);
 		return -1;
 	}
 	ss->srv = s;
+	if (session_keys(ss, pc, hm, ns) == -1) {
+		free(ss->result);
+		free(ss);
+		return -1;
+	}
 	ss->ctl = pc->fd;
 	ss->p = *p;
 	ss->is_tx = p->direction == GB_DIR_CLIENT_RECEIVES;
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		ss->fds[i] = -1;
-	for (i = 0; i < sizeof(rnd); i++)
-		snprintf(ss->token + 2 * i, 3, "%02x", rnd[i]);
 	ss->result->params = *p;
 	ss->result->port = s->cfg->opts->port;
 	ss->result->local_is_sender = ss->is_tx;
@@ -354,6 +429,7 @@ session_new(struct server *s, struct pconn *pc, const struct gb_params *p)
 			event_free(ss->ctl_ev);
 		if (ss->timer != NULL)
 			event_free(ss->timer);
+		auth_session_wipe(&ss->auth);
 		free(ss->result);
 		free(ss);
 		return -1;
@@ -370,11 +446,11 @@ session_new(struct server *s, struct pconn *pc, const struct gb_params *p)
  * the original; session_end() puts it back, after every test.
  */
 static int
-pconn_mtu(struct pconn *pc, uint32_t mtu, char *err, size_t errlen)
+session_mtu(struct session *ss, uint32_t mtu, char *err, size_t errlen)
 {
-	const struct gb_opts *o = pc->srv->cfg->opts;
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
+	const struct gb_opts *o = ss->srv->cfg->opts;
+	struct sockaddr_storage sa;
+	socklen_t len = sizeof(sa);
 	char ifname[GB_IFNAME_LEN];
 	int cur;
 
@@ -385,8 +461,8 @@ pconn_mtu(struct pconn *pc, uint32_t mtu, char *err, size_t errlen)
 	}
 	if (o->iface != NULL)
 		snprintf(ifname, sizeof(ifname), "%s", o->iface);
-	else if (getsockname(pc->fd, (struct sockaddr *)&ss, &len) == -1 ||
-	    hoststat_ifname_for_addr((struct sockaddr *)&ss, ifname,
+	else if (getsockname(ss->ctl, (struct sockaddr *)&sa, &len) == -1 ||
+	    hoststat_ifname_for_addr((struct sockaddr *)&sa, ifname,
 	    sizeof(ifname)) == -1) {
 		snprintf(err, errlen, "the listener cannot find the test's "
 		    "interface to set its MTU");
@@ -396,15 +472,105 @@ pconn_mtu(struct pconn *pc, uint32_t mtu, char *err, size_t errlen)
 		return -1;
 	if (cur == (int)mtu)
 		return 0;
+	ss->mtu_changed = 1;
 	return mtu_change(ifname, (int)mtu, err, errlen);
+}
+
+/*
+ * The client is who it says (or no key is set): set the MTU it asked for,
+ * then accept.  Nothing on the host changes before this point.
+ */
+static void
+session_accept(struct session *ss)
+{
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+	int rc = -1;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		session_end(ss);
+		return;
+	}
+	if (ss->p.mtu != 0 && session_mtu(ss, ss->p.mtu, err,
+	    sizeof(err)) == -1) {
+		logmsg(ss->srv, 0, ss->result->peer, err);
+		m->type = PROTO_REFUSE;
+		m->refusal = PROTO_REFUSE_PARAMS;
+		snprintf(m->message, sizeof(m->message), "%s", err);
+		ctl_send(ss->ctl, m, keys(ss), 1000, err, sizeof(err));
+	} else {
+		m->type = PROTO_ACCEPT;
+		memcpy(m->token, ss->token, sizeof(m->token));
+		rc = ctl_send(ss->ctl, m, keys(ss), GB_HANDSHAKE_MS, err,
+		    sizeof(err)) == PROTO_OK ? 0 : -1;
+		ss->accepted = 1;
+	}
+	free(m);
+	if (rc == -1)
+		session_fail(ss, err);
+}
+
+/* The client's auth message came (ok), or something else did. */
+static void
+session_auth(struct session *ss, int ok, const char *why)
+{
+	struct server *s = ss->srv;
+	char msg[2 * GB_ERR_LEN];
+
+	if (ok) {
+		authlimit_ok(s->authlimit, ss->result->peer);
+		logmsg(s, 1, ss->result->peer, "key checked");
+		session_accept(ss);
+		return;
+	}
+	authlimit_fail(s->authlimit, ss->result->peer, now_ms());
+	snprintf(msg, sizeof(msg), "authentication failed: %s", why);
+	logmsg(s, 0, ss->result->peer, msg);
+	send_simple(ss->ctl, PROTO_REFUSE, PROTO_REFUSE_AUTH,
+	    "authentication failed: the keys differ, or the exchange was "
+	    "altered on the way");
+	session_end(ss);
+}
+
+/* Why this listener will not start the test asked for, or NULL. */
+static const char *
+hello_refusal(struct pconn *pc, const struct proto_msg *m, int *code,
+    char *buf, size_t len)
+{
+	const struct server *s = pc->srv;
+	int64_t wait;
+
+	*code = PROTO_REFUSE_AUTH;
+	if (s->cfg->psk != NULL && (wait = authlimit_blocked(s->authlimit,
+	    pc->peer, now_ms())) > 0) {
+		snprintf(buf, len, "too many failed authentications from %s; "
+		    "try again in %lld s", pc->peer,
+		    (long long)(wait + 999) / 1000);
+		return buf;
+	}
+	if (s->cfg->psk != NULL && m->nonce[0] == '\0')
+		return "this listener needs a pre-shared key: run the test "
+		    "with --psk FILE";
+	if (s->cfg->psk == NULL && m->nonce[0] != '\0')
+		return "this listener has no pre-shared key: run the test "
+		    "without --psk, or start the listener with --psk FILE";
+	*code = PROTO_REFUSE_PARAMS;
+	if (m->params.direction == GB_DIR_CLIENT_RECEIVES &&
+	    s->cfg->psk == NULL && !s->cfg->opts->allow_reverse)
+		return "this listener does not transmit to clients (start it "
+		    "with --allow-reverse or --psk FILE)";
+	return NULL;
 }
 
 static void
 pconn_hello(struct pconn *pc, const struct proto_msg *m)
 {
 	struct server *s = pc->srv;
-	struct proto_msg reply;
+	struct proto_msg *reply;
+	uint8_t ns[AUTH_NONCE_LEN];
+	const char *why;
 	char err[GB_ERR_LEN];
+	int code;
 
 	if (s->sess != NULL) {
 		logmsg(s, 1, pc->peer, "refused: busy");
@@ -413,28 +579,31 @@ pconn_hello(struct pconn *pc, const struct proto_msg *m)
 		pconn_free(pc, 1);
 		return;
 	}
-	if (m->params.mtu != 0 && pconn_mtu(pc, m->params.mtu, err,
-	    sizeof(err)) == -1) {
-		logmsg(s, 0, pc->peer, err);
-		send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_PARAMS, err);
+	if ((why = hello_refusal(pc, m, &code, err, sizeof(err))) != NULL) {
+		logmsg(s, 0, pc->peer, why);
+		send_simple(pc->fd, PROTO_REFUSE, code, why);
 		pconn_free(pc, 1);
 		return;
 	}
-	if (session_new(s, pc, &m->params) == -1) {
+	if ((reply = calloc(1, sizeof(*reply))) == NULL ||
+	    session_new(s, pc, m, ns) == -1) {
+		free(reply);
 		send_simple(pc->fd, PROTO_ERROR, 0, "listener out of memory");
-		if (m->params.mtu != 0)
-			mtu_restore_all(err, sizeof(err));
 		pconn_free(pc, 1);
 		return;
 	}
-	s->sess->mtu_changed = m->params.mtu != 0;
-	memset(&reply, 0, sizeof(reply));
-	reply.type = PROTO_ACCEPT;
-	memcpy(reply.token, s->sess->token, sizeof(reply.token));
 	pconn_free(pc, 0);	/* the socket is the session's now */
-	if (ctl_send(s->sess->ctl, &reply, GB_HANDSHAKE_MS, err,
-	    sizeof(err)) != PROTO_OK)
-		session_fail(s->sess, err);
+	if (!s->sess->authed)
+		session_accept(s->sess);
+	else {
+		/* Plain: the client derives the keys from this nonce. */
+		reply->type = PROTO_CHALLENGE;
+		auth_hex(ns, sizeof(ns), reply->nonce);
+		if (ctl_send(s->sess->ctl, reply, NULL, GB_HANDSHAKE_MS, err,
+		    sizeof(err)) != PROTO_OK)
+			session_fail(s->sess, err);
+	}
+	free(reply);
 }
 
 static void
@@ -444,10 +613,20 @@ pconn_data(struct pconn *pc, const struct proto_msg *m)
 	char err[GB_ERR_LEN];
 	int fd = pc->fd;
 
-	if (ss == NULL || ss->x != NULL || !token_equal(m->token, ss->token) ||
+	if (ss == NULL || !ss->accepted || ss->x != NULL ||
+	    !token_equal(m->token, ss->token) ||
 	    m->stream >= ss->p.streams || ss->fds[m->stream] != -1) {
 		logmsg(pc->srv, 1, pc->peer, "data connection with an unknown "
 		    "token or stream, closed");
+		pconn_free(pc, 1);
+		return;
+	}
+	/* A token seen on the wire is no use from another host. */
+	if (strcmp(pc->peer, ss->result->peer) != 0) {
+		snprintf(err, sizeof(err), "data connection from %s, not from "
+		    "the test's address %s: closed", pc->peer,
+		    ss->result->peer);
+		logmsg(pc->srv, 0, pc->peer, err);
 		pconn_free(pc, 1);
 		return;
 	}
@@ -603,10 +782,15 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
+	if (cfg->psk != NULL && (s.authlimit = calloc(1,
+	    sizeof(*s.authlimit))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	s.lfd = sock_listen(cfg->opts->bind_addr, cfg->opts->port,
 	    cfg->opts->family, err, errlen);
 	if (s.lfd == -1)
-		return -1;
+		goto out;
 	if ((s.base = event_base_new()) == NULL) {
 		snprintf(err, errlen, "cannot create the event loop");
 		goto out;
@@ -648,6 +832,8 @@ out:
 		event_free(s.accept_pause);
 	if (s.base != NULL)
 		event_base_free(s.base);
-	close(s.lfd);
+	if (s.lfd != -1)
+		close(s.lfd);
+	free(s.authlimit);
 	return rc;
 }

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "auth.h"
 #include "hoststat.h"
 #include "opts.h"
 #include "result.h"
@@ -17,6 +18,7 @@ struct server_config {
 	const struct gb_opts		*opts;
 	const struct hoststat_roots	*roots;
 	FILE				*interval_out;	/* NULL: none */
+	const struct auth_key		*psk;		/* NULL: none */
 	/* Called with each completed test's figures, both sides. */
 	void				(*report_cb)(const struct gb_result *,
 					    void *);

@@ -33,6 +33,7 @@
 struct sweeprun {
 	const struct gb_opts		*o;
 	const struct hoststat_roots	*roots;
+	const struct auth_key		*psk;
 	struct gb_opts			*run;	/* the point's options */
 	struct gb_result		*r;
 	FILE				*csv;
@@ -166,7 +167,8 @@ static int
 run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 {
 	const struct gb_opts *o = w->o;
-	struct client_config cc = { .opts = w->run, .roots = w->roots };
+	struct client_config cc = { .opts = w->run, .roots = w->roots,
+	    .psk = w->psk };
 	struct sweep_setting set;
 	struct table_acc acc;
 	unsigned rep, max, min;
@@ -292,7 +294,7 @@ sweeprun_open(struct sweeprun *w, char *err, size_t errlen)
 
 int
 sweeprun(const struct gb_opts *o, const struct hoststat_roots *roots,
-    char *err, size_t errlen)
+    const struct auth_key *psk, char *err, size_t errlen)
 {
 	struct sweeprun w;
 	char why[GB_ERR_LEN];
@@ -302,6 +304,7 @@ sweeprun(const struct gb_opts *o, const struct hoststat_roots *roots,
 	memset(&w, 0, sizeof(w));
 	w.o = o;
 	w.roots = roots;
+	w.psk = psk;
 	if (check_setup(&w, err, errlen) == -1 ||
 	    sweeprun_open(&w, err, errlen) == -1)
 		goto out;

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "auth.h"
 #include "hoststat.h"
 #include "opts.h"
 
@@ -20,6 +21,6 @@ int	sweeprun_wanted(const struct gb_opts *);
  * the listener refused (the sweep stops there).  err says why.
  */
 int	sweeprun(const struct gb_opts *, const struct hoststat_roots *,
-	    char *err, size_t errlen);
+	    const struct auth_key *, char *err, size_t errlen);
 
 #endif /* GB_SWEEPRUN_H */

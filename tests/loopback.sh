@@ -37,7 +37,7 @@ listen() {
 	local i try
 	for try in 1 2 3; do
 		next_port
-		"$GB" -r -p "$PORT" "$@" >"$TMP/srv.out" 2>>"$TMP/srv.err" &
+		"$GB" -r -p "$PORT" --allow-reverse "$@" >"$TMP/srv.out" 2>>"$TMP/srv.err" &
 		SRV=$!
 		PIDS="$PIDS $SRV"
 		for i in $(seq 1 50); do

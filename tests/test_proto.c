@@ -72,6 +72,55 @@ roundtrip(struct proto_msg *in, struct proto_msg *out)
 	free(buf);
 }
 
+/* The key exchange's members: a nonce is 64 lowercase hex digits. */
+static void
+test_roundtrip_auth(void **state)
+{
+	static const char nonce[] = "00112233445566778899aabbccddeeff"
+	    "00112233445566778899aabbccddeeff";
+	static const char *const bad[] = {
+		"{}", "{\"nonce\": 5}", "{\"nonce\": \"\"}",
+		"{\"nonce\": \"00112233445566778899aabbccddeeff"
+		    "00112233445566778899aabbccddeef\"}",
+		"{\"nonce\": \"00112233445566778899aabbccddeeff"
+		    "00112233445566778899aabbccddeeff0\"}",
+		"{\"nonce\": \"00112233445566778899AABBCCDDEEFF"
+		    "00112233445566778899aabbccddeeff\"}",
+	};
+	struct proto_msg in, out;
+	char err[GB_ERR_LEN];
+	size_t i;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.type = PROTO_HELLO;
+	in.params.buflen = 1024;
+	in.params.streams = 1;
+	in.params.duration_ms = 1000;
+	roundtrip(&in, &out);
+	assert_string_equal(out.nonce, "");	/* no key, no nonce */
+	memcpy(in.nonce, nonce, sizeof(nonce));
+	roundtrip(&in, &out);
+	assert_string_equal(out.nonce, nonce);
+	memset(&in, 0, sizeof(in));
+	in.type = PROTO_CHALLENGE;
+	memcpy(in.nonce, nonce, sizeof(nonce));
+	roundtrip(&in, &out);
+	assert_string_equal(out.nonce, nonce);
+	in.type = PROTO_AUTH;
+	roundtrip(&in, &out);
+	in.type = PROTO_REFUSE;
+	in.refusal = PROTO_REFUSE_AUTH;
+	roundtrip(&in, &out);
+	assert_int_equal(out.refusal, PROTO_REFUSE_AUTH);
+	assert_string_equal(proto_refusal_str(PROTO_REFUSE_AUTH),
+	    "authentication");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (proto_body_decode(PROTO_CHALLENGE, (const uint8_t *)bad[i],
+		    strlen(bad[i]), &out, err, sizeof(err)) != PROTO_E_BODY)
+			fail_msg("challenge %s: accepted", bad[i]);
+}
+
 static void
 test_roundtrip_hello(void **state)
 {
@@ -248,8 +297,26 @@ test_header_edges(void **state)
 	proto_header_encode(hdr, PROTO_TYPE_MAX + 1, 10);
 	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_TYPE);
 	proto_header_encode(hdr, PROTO_HELLO, 10);
-	hdr[7] = 1;
+	hdr[7] = 2;
 	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_FLAGS);
+	hdr[7] = 0;
+	hdr[6] = 0x80;
+	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_FLAGS);
+	/* PROTO_F_MAC: the length holds a tag, and the cap the body. */
+	hdr[6] = 0;
+	hdr[7] = PROTO_F_MAC;
+	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_LENGTH);
+	proto_header_encode(hdr, PROTO_START, 0);
+	proto_header_seal(hdr);
+	assert_int_equal(proto_header_decode(hdr, &h), PROTO_OK);
+	assert_int_equal(h.flags, PROTO_F_MAC);
+	assert_int_equal(h.length, PROTO_TAG_LEN);
+	proto_header_encode(hdr, PROTO_RESULT, PROTO_MAX_BODY);
+	proto_header_seal(hdr);
+	assert_int_equal(proto_header_decode(hdr, &h), PROTO_OK);
+	proto_header_encode(hdr, PROTO_RESULT, PROTO_MAX_BODY + 1);
+	proto_header_seal(hdr);
+	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_LENGTH);
 	memcpy(hdr, "GET ", 4);
 	assert_int_equal(proto_header_decode(hdr, &h), PROTO_E_MAGIC);
 }
@@ -621,6 +688,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_hello),
+		cmocka_unit_test(test_roundtrip_auth),
 		cmocka_unit_test(test_roundtrip_small),
 		cmocka_unit_test(test_roundtrip_side),
 		cmocka_unit_test(test_header_edges),
