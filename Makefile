@@ -76,10 +76,14 @@ check-netns: $(BIN)
 check-hostile: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/hostile.sh
 
+# --psk and --allow-reverse through a byte-flipping proxy (about 20 s).
+check-auth: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) python3 tests/auth.py
+
 check-options: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/options_bad.sh
 
-check: check-unit check-loopback check-man check-netns check-options
+check: check-unit check-loopback check-man check-auth check-netns check-options
 
 # Everything CI runs: lint, the checks, the hostile peers, then the checks
 # again under ASan+UBSan.

@@ -10,15 +10,15 @@
 
 static const char opts_usage_text[] =
 "usage: gigebench -r | -S [-146Jqsv] [-B addr] [-f unit] [-I iface] [-p port]\n"
-"           [--allow-mtu]\n"
+"           [--allow-mtu] [--allow-reverse] [--psk file]\n"
 "       gigebench -t | -r [-46DJqsvZ] [-A cpus] [-B addr] [-b size] [-C algo]\n"
 "           [-f unit] [-I iface] [-i seconds] [-l size] [-M mss] [-n count]\n"
 "           [-P streams] [-p port] [-T seconds] [--capture]\n"
 "           [--confidence level,width] [--csv file] [--force-bufs]\n"
 "           [--fq-rate rate] [--link-rate rate] [--mtu mtu] [--plot file]\n"
-"           [--rcvbuf size] [--repeat n] [--sendfile] [--skip-rx-copy]\n"
-"           [--sndbuf size] [--splice] [--sweep param=list] [--tos value]\n"
-"           host\n"
+"           [--psk file] [--rcvbuf size] [--repeat n] [--sendfile]\n"
+"           [--skip-rx-copy] [--sndbuf size] [--splice] [--sweep param=list]\n"
+"           [--tos value] host\n"
 "       gigebench --restore\n"
 "       gigebench -h | -V\n"
 "\n"
@@ -52,6 +52,8 @@ static const char opts_usage_text[] =
 "  -w, --window size       same as -b\n"
 "  -Z, --zerocopy          send with MSG_ZEROCOPY (the sending end)\n"
 "      --allow-mtu         listener: let clients set its MTU (--mtu, --sweep)\n"
+"      --allow-reverse     listener: transmit to clients (-r host) without a\n"
+"                          pre-shared key\n"
 "      --capture           count frames with libpcap on both ends (root)\n"
 "      --confidence spec   LEVEL,WIDTH: repeat until the LEVEL% CI is within\n"
 "                          WIDTH% of the mean, as netperf -I (e.g. 95,2)\n"
@@ -62,6 +64,8 @@ static const char opts_usage_text[] =
 "      --link-rate rate    link rate for the goodput figure, like 1g, 10g\n"
 "      --mtu mtu           both ends' MTU for the test, 1280-65535 (root)\n"
 "      --plot file         plot Mbps, CPU and irq/pkt with gnuplot (.svg, .png)\n"
+"      --psk file          pre-shared key, both ends: HMAC-SHA256 challenge-\n"
+"                          response, sealed control messages (mode 0600)\n"
 "      --rcvbuf size       SO_RCVBUF only, 1K-1G (default: kernel's)\n"
 "      --repeat n          runs per point, 1-1000 (default: 1)\n"
 "      --restore           put back MTUs a killed gigebench left changed\n"
@@ -76,7 +80,8 @@ static const char opts_usage_text[] =
 "                          ends, 0-255 or 0x00-0xff (default: 0)\n"
 "\n"
 "The connecting side decides every test parameter: on a listener, only\n"
-"-1, -4, -6, -B, -f, -I, -J, -p, -q, -v and --allow-mtu have an effect.\n";
+"-1, -4, -6, -B, -f, -I, -J, -p, -q, -v, --allow-mtu, --allow-reverse and\n"
+"--psk have an effect.\n";
 
 void
 opts_usage(FILE *fp)

@@ -165,7 +165,7 @@ values()
 		    "overflowing mtu=99999999999999999999" \
 		    "overflowing window=17179869184G"
 		;;
-	name_only)	# -B, --csv, --plot: any other string is an address or
+	name_only)	# -B, --csv, --plot, --psk: any other string is an address or
 			# a file name, judged when it is used, not a usage error
 		printf '%s\n' "empty "
 		;;
@@ -197,6 +197,7 @@ w window size_buf
 - link-rate rate_link
 - mtu uint_mtu
 - plot name_only
+- psk name_only
 - rcvbuf size_buf
 - repeat uint_repeat
 - sndbuf size_buf
