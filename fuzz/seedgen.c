@@ -277,6 +277,69 @@ seeds_valid(void)
 	free(b.p);
 }
 
+/*
+ * The --psk messages: a hello with a nonce, a challenge, an auth; nonces of
+ * the wrong length, case and type; headers flagged as sealed with lengths
+ * below, at and past the tag and the cap.  The listener of fuzz_session
+ * has no key, so a sealed message or a nonce must be refused there.
+ */
+static void
+seeds_auth(void)
+{
+	static const char *const nonces[] = {
+		"\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\"",
+		"\"00112233445566778899AABBCCDDEEFF00112233445566778899aabbccddeeff\"",
+		"\"0011\"", "\"\"", "7", "null",
+		"\"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff00\"",
+	};
+	static const uint32_t sealed_len[] = { 0, PROTO_TAG_LEN - 1,
+	    PROTO_TAG_LEN, PROTO_TAG_LEN + 2, PROTO_MAX_BODY + PROTO_TAG_LEN,
+	    PROTO_MAX_BODY + PROTO_TAG_LEN + 1 };
+	struct proto_msg *m = msg_new(PROTO_HELLO);
+	uint8_t h[PROTO_HEADER_LEN], tag[PROTO_TAG_LEN + 2];
+	char name[64], body[160];
+	json_t *o;
+	struct buf b;
+	size_t i;
+
+	memcpy(m->nonce, "00112233445566778899aabbccddeeff"
+	    "00112233445566778899aabbccddeeff", PROTO_NONCE_HEX);
+	o = msg_json(m);
+	save_json_both("valid-hello-nonce", PROTO_HELLO, o);
+	json_decref(o);
+	free(m);
+	for (i = 0; i < sizeof(nonces) / sizeof(nonces[0]); i++) {
+		snprintf(body, sizeof(body), "{\"nonce\":%s}", nonces[i]);
+		snprintf(name, sizeof(name), "challenge-nonce-%zu", i);
+		memset(&b, 0, sizeof(b));
+		frame_text(&b, PROTO_CHALLENGE, body);
+		save_both(name, &b);
+		free(b.p);
+	}
+	memset(&b, 0, sizeof(b));
+	frame_text(&b, PROTO_AUTH, "{}");
+	save_both("valid-auth-unsealed", &b);
+	free(b.p);
+	memset(tag, 0xa5, sizeof(tag));
+	for (i = 0; i < sizeof(sealed_len) / sizeof(sealed_len[0]); i++) {
+		memset(&b, 0, sizeof(b));
+		proto_header_encode(h, PROTO_AUTH, 2);
+		proto_header_seal(h);
+		h[8] = (uint8_t)(sealed_len[i] >> 24);
+		h[9] = (uint8_t)(sealed_len[i] >> 16);
+		h[10] = (uint8_t)(sealed_len[i] >> 8);
+		h[11] = (uint8_t)sealed_len[i];
+		put(&b, h, sizeof(h));
+		put(&b, "{}", 2);
+		put(&b, tag, sealed_len[i] < sizeof(tag) ? sealed_len[i] :
+		    sizeof(tag));
+		snprintf(name, sizeof(name), "sealed-len-%u",
+		    (unsigned)sealed_len[i]);
+		save_both(name, &b);
+		free(b.p);
+	}
+}
+
 /* Header lengths at and around the cap, with and without a body. */
 static void
 seeds_lengths(void)
@@ -1014,6 +1077,7 @@ main(int argc, char *argv[])
 	}
 	outdir = argv[1];
 	seeds_valid();
+	seeds_auth();
 	seeds_lengths();
 	seeds_header();
 	seeds_banners();
