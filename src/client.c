@@ -317,6 +317,7 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		.params = c->p, .is_tx = c->is_tx, .fds = c->fds,
 		.roots = c->cfg->roots, .ifname = c->cfg->opts->iface,
 		.port = c->cfg->opts->port,
+		.silent_ms = c->cfg->opts->bounds.silent_ms,
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = c,
 	};
 	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;
@@ -371,8 +372,9 @@ exchange(struct client *c, const struct gb_side *mine, struct gb_side *peer,
 	m->type = PROTO_DONE;
 	m->side = *mine;
 	if ((rc = send_msg(c, m, c->ctl, err, errlen)) == CLIENT_OK &&
-	    (rc = expect(c, PROTO_RESULT, m, GB_SILENT_MS + GB_HANDSHAKE_MS,
-	    err, errlen)) == CLIENT_OK)
+	    (rc = expect(c, PROTO_RESULT, m,
+	    (int)c->cfg->opts->bounds.silent_ms + GB_HANDSHAKE_MS, err,
+	    errlen)) == CLIENT_OK)
 		*peer = m->side;
 	free(m);
 	return rc;
@@ -411,6 +413,8 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	    errlen);
 	if (c.ctl == -1)
 		goto out;
+	/* A listener that vanishes (not one that just stops) is noticed. */
+	sock_set_keepalive(c.ctl, (int)o->bounds.silent_ms);
 	trace(&c, "connected", r->peer);
 	if ((rc = handshake(&c, &a, err, errlen)) != CLIENT_OK)
 		goto out;

@@ -164,3 +164,19 @@ ctl_recv(int fd, struct proto_msg *m, struct auth_session *a,
 	proto_reader_reset(&r);
 	return rc;
 }
+
+void
+ctl_send_simple(int fd, int type, int refusal, const char *text)
+{
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return;
+	m->type = type;
+	m->refusal = refusal;
+	snprintf(m->message, sizeof(m->message), "%s", text);
+	/* Short: a refusal must not hold up the loop. */
+	ctl_send(fd, m, NULL, 1000, err, sizeof(err));
+	free(m);
+}

@@ -27,6 +27,11 @@ int	ctl_send(int fd, const struct proto_msg *, struct auth_session *a,
 	    int timeout_ms, char *err, size_t errlen);
 int	ctl_send_buf(int fd, const uint8_t *buf, size_t len, int type,
 	    int timeout_ms, char *err, size_t errlen);
+/*
+ * A refusal or an error with text, plain, within 1 s and with no report:
+ * for a connection that is being dropped, whose peer may not read.
+ */
+void	ctl_send_simple(int fd, int type, int refusal, const char *text);
 /* Read one whole message; PROTO_OK or a negative status, reason in err. */
 int	ctl_recv(int fd, struct proto_msg *, struct auth_session *a,
 	    int timeout_ms, char *err, size_t errlen);

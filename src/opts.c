@@ -54,7 +54,8 @@ enum {
 	OPT_SPLICE,
 	OPT_TOS,
 	OPT_PSK,
-	OPT_ALLOW_REVERSE
+	OPT_ALLOW_REVERSE,
+	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 
 /* A leading ':' makes getopt report a missing value apart from '?'. */
@@ -75,6 +76,7 @@ static const struct option opts_long[] = {
 	{ "force-bufs",	no_argument,		NULL,	OPT_FORCE_BUFS },
 	{ "format",	required_argument,	NULL,	'f' },
 	{ "fq-rate",	required_argument,	NULL,	OPT_FQ_RATE },
+	{ "handshake-timeout", required_argument, NULL,	OPT_LIMIT },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "interface",	required_argument,	NULL,	'I' },
 	{ "interval",	required_argument,	NULL,	'i' },
@@ -83,6 +85,14 @@ static const struct option opts_long[] = {
 	{ "json",	no_argument,		NULL,	'J' },
 	{ "length",	required_argument,	NULL,	'l' },
 	{ "link-rate",	required_argument,	NULL,	OPT_LINK_RATE },
+	{ "max-bytes",	required_argument,	NULL,	OPT_LIMIT },
+	{ "max-duration", required_argument,	NULL,	OPT_LIMIT },
+	{ "max-length",	required_argument,	NULL,	OPT_LIMIT },
+	{ "max-pending", required_argument,	NULL,	OPT_LIMIT },
+	{ "max-pending-source", required_argument, NULL, OPT_LIMIT },
+	{ "max-rate",	required_argument,	NULL,	OPT_LIMIT },
+	{ "max-sockbuf", required_argument,	NULL,	OPT_LIMIT },
+	{ "max-streams", required_argument,	NULL,	OPT_LIMIT },
 	{ "mss",	required_argument,	NULL,	'M' },
 	{ "mtu",	required_argument,	NULL,	OPT_MTU },
 	{ "nodelay",	no_argument,		NULL,	'D' },
@@ -98,6 +108,7 @@ static const struct option opts_long[] = {
 	{ "restore",	no_argument,		NULL,	OPT_RESTORE },
 	{ "sendfile",	no_argument,		NULL,	OPT_SENDFILE },
 	{ "server",	no_argument,		NULL,	'S' },
+	{ "silent-timeout", required_argument,	NULL,	OPT_LIMIT },
 	{ "sink",	no_argument,		NULL,	's' },
 	{ "skip-rx-copy", no_argument,		NULL,	OPT_SKIP_RX_COPY },
 	{ "sndbuf",	required_argument,	NULL,	OPT_SNDBUF },
@@ -129,6 +140,7 @@ struct opts_state {
 	int		 sendfile;	/* --sendfile */
 	int		 skip_rx_copy;	/* --skip-rx-copy */
 	int		 splice;	/* --splice */
+	char		 listener_only[32];	/* a --max-* given, or "" */
 	char		*err;
 	size_t		 errlen;
 };
@@ -173,6 +185,7 @@ opts_defaults(struct gb_opts *o)
 	o->unit = 'm';
 	o->iface = NULL;
 	o->repeat = 1;
+	bounds_init(&o->bounds);
 	params_init(&o->params);
 }
 
@@ -473,6 +486,15 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		return OPTS_OK;
 	case OPT_CONFIDENCE:
 		return opts_confidence(o, st, arg);
+	case OPT_LIMIT:
+		/* st->name is "--max-rate" and so on: long options only. */
+		if (opts_bounds_parse(&o->bounds, st->name + 2, arg, why,
+		    sizeof(why)) == -1)
+			return opts_error(st, "%s", why);
+		if (opts_bounds_listener_only(st->name + 2))
+			snprintf(st->listener_only,
+			    sizeof(st->listener_only), "%s", st->name);
+		return OPTS_OK;
 	case OPT_CSV:
 	case OPT_PLOT:
 		if (*arg == '\0')
@@ -714,6 +736,11 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "cannot be used with --sweep cc=...");
 	}
 	o->role = o->host != NULL ? GB_ROLE_CONNECT : GB_ROLE_LISTEN;
+	if (o->host != NULL && st->listener_only[0] != '\0') {
+		snprintf(st->name, sizeof(st->name), "%s", st->listener_only);
+		return opts_error(st, "only a listener takes it (no host): %s",
+		    o->host);
+	}
 	p->direction = st->rflag && o->host != NULL ?
 	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;
 	/* ttcp's -n alone runs until the count is done. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "params.h"
 #include "sweep.h"
 
@@ -46,11 +47,21 @@ struct gb_opts {
 	const char		*csv_path;	/* --csv */
 	const char		*plot_path;	/* --plot */
 	struct sweep		sweep;		/* --sweep axes */
+	struct gb_bounds	bounds;		/* --max-*, --*-timeout */
 	struct gb_params	params;
 };
 
 int	opts_parse(int argc, char **argv, struct gb_opts *,
 	    char *err, size_t errlen);
 void	opts_usage(FILE *);
+
+/*
+ * opts_bounds.c: one of the limit options by its long name ("max-rate"):
+ * 0, or -1 with "WHAT is PROBLEM: VALUE" in why.  listener_only: 1 for
+ * the options that only a listener uses.
+ */
+int	opts_bounds_parse(struct gb_bounds *, const char *name,
+	    const char *arg, char *why, size_t len);
+int	opts_bounds_listener_only(const char *name);
 
 #endif /* GB_OPTS_H */

@@ -1,13 +1,15 @@
 /*
  * server.c: the listening side, all on one libevent loop.
  *
- * A new connection is a "pconn" until its first message says what it is:
- * a hello makes it the control connection of a new session (or gets a busy
- * refusal), a data message with the session's token hands its socket to
- * the session's data path.  A pconn reads exactly one message, under a
- * deadline, and never a byte past it.  The session runs the transfer
- * (xfer.c), collects the client's figures, sends its own back and passes
- * both to report_cb.  Any failure ends the session, never the server.
+ * A new connection is a "pconn" (pending.c: accept, deadlines, caps) until
+ * its first message says what it is: a hello makes it the control
+ * connection of a new session (or gets a refusal: busy, or over one of the
+ * listener's limits, bounds.c), a data message with the session's token
+ * hands its socket to the session's data path.  The session runs the
+ * transfer (xfer.c) within the listener's deadlines and byte caps,
+ * collects the client's figures, sends its own back and passes both to
+ * report_cb.  Any failure ends the session, never the server; only a
+ * completed test ends a --once listener.
  */
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -25,25 +27,15 @@
 #include "authlimit.h"
 #include "ctl.h"
 #include "diag.h"
+#include "bounds.h"
 #include "mtu.h"
+#include "pending.h"
 #include "report.h"
 #include "server.h"
 #include "sock.h"
 #include "xfer.h"
 
-#define MAX_PENDING	256	/* connections that have not identified */
-
 struct server;
-
-struct pconn {
-	struct server		*srv;
-	int			 fd;
-	struct event		*ev;
-	struct event		*timer;
-	struct proto_reader	 rd;
-	char			 peer[64];
-	struct pconn		*prev, *next;	/* server's pending list */
-};
 
 struct session {
 	struct server		*srv;
@@ -70,11 +62,9 @@ struct session {
 struct server {
 	const struct server_config	*cfg;
 	struct event_base		*base;
+	const struct gb_bounds		*lim;
 	int				 lfd;
-	struct event			*accept_ev;
-	struct event			*accept_pause;
-	struct pconn			*pending;	/* newest first */
-	unsigned			 npending;
+	struct pending			*pd;	/* not yet identified */
 	struct session			*sess;
 	struct authlimit		*authlimit;	/* with --psk */
 	int				 tests;
@@ -91,20 +81,12 @@ logmsg(const struct server *s, int level, const char *peer, const char *msg)
 		    peer != NULL ? ": " : "", msg);
 }
 
-static void
-send_simple(int fd, int type, int refusal, const char *text)
+static struct timeval
+ms_tv(uint32_t ms)
 {
-	struct proto_msg *m;
-	char err[GB_ERR_LEN];
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 
-	if ((m = calloc(1, sizeof(*m))) == NULL)
-		return;
-	m->type = type;
-	m->refusal = refusal;
-	snprintf(m->message, sizeof(m->message), "%s", text);
-	/* Short: a refusal must not hold up the loop. */
-	ctl_send(fd, m, NULL, 1000, err, sizeof(err));
-	free(m);
+	return tv;
 }
 
 static int64_t
@@ -135,26 +117,6 @@ session_send_error(struct session *ss, const char *text)
 	snprintf(m->message, sizeof(m->message), "%s", text);
 	ctl_send(ss->ctl, m, keys(ss), 1000, err, sizeof(err));
 	free(m);
-}
-
-static void
-pconn_free(struct pconn *pc, int close_fd)
-{
-	struct server *s = pc->srv;
-
-	if (pc->prev != NULL)
-		pc->prev->next = pc->next;
-	else
-		s->pending = pc->next;
-	if (pc->next != NULL)
-		pc->next->prev = pc->prev;
-	s->npending--;
-	event_free(pc->ev);
-	event_free(pc->timer);
-	proto_reader_reset(&pc->rd);
-	if (close_fd)
-		close(pc->fd);
-	free(pc);
 }
 
 static int
@@ -199,9 +161,8 @@ session_finish(struct session *ss)
 	if ((m = calloc(1, sizeof(*m))) != NULL) {
 		m->type = PROTO_RESULT;
 		m->side = *mine;
-		if (ctl_send(ss->ctl, m, keys(ss), GB_HANDSHAKE_MS, err,
-		    sizeof(err)) !=
-		    PROTO_OK)
+		if (ctl_send(ss->ctl, m, keys(ss), (int)s->lim->handshake_ms,
+		    err, sizeof(err)) != PROTO_OK)
 			logmsg(s, 0, ss->result->peer, err);
 		free(m);
 	}
@@ -243,7 +204,7 @@ static void
 on_xfer_done(void *arg)
 {
 	struct session *ss = arg;
-	struct timeval tv = { GB_SILENT_MS / 1000, 0 };
+	struct timeval tv = ms_tv(ss->srv->lim->silent_ms);
 	char why[GB_ERR_LEN];
 
 	ss->xfer_done = 1;
@@ -318,6 +279,11 @@ session_start(struct session *ss)
 		.params = &ss->p, .is_tx = ss->is_tx, .fds = ss->fds,
 		.roots = s->cfg->roots, .ifname = s->cfg->opts->iface,
 		.port = s->cfg->opts->port,
+		.silent_ms = s->lim->silent_ms,
+		/* Whatever the client does, its test ends by these. */
+		.deadline_ms = bounds_deadline_ms(s->lim, &ss->p),
+		.stream_cap = bounds_stream_cap(&ss->p),
+		.total_cap = bounds_total_cap(s->lim, &ss->p),
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = ss,
 	};
 	struct proto_msg m;
@@ -328,7 +294,7 @@ session_start(struct session *ss)
 	m.type = PROTO_START;
 	/* Snapshot first, then tell the client to go. */
 	if ((ss->x = xfer_start(s->base, &xc, err, sizeof(err))) == NULL ||
-	    ctl_send(ss->ctl, &m, keys(ss), GB_HANDSHAKE_MS, err,
+	    ctl_send(ss->ctl, &m, keys(ss), (int)s->lim->handshake_ms, err,
 	    sizeof(err)) != PROTO_OK) {
 		session_fail(ss, err);
 		return;
@@ -397,7 +363,7 @@ session_new(struct server *s, struct pconn *pc, const struct proto_msg *hm,
 {
 	const struct gb_params *p = &hm->params;
 	struct session *ss;
-	struct timeval tv = { GB_HANDSHAKE_MS / 1000, 0 };
+	struct timeval tv = ms_tv(s->lim->handshake_ms);
 	unsigned i;
 
 	if ((ss = calloc(1, sizeof(*ss))) == NULL ||
@@ -413,10 +379,13 @@ session_new(struct server *s, struct pconn *pc, const struct proto_msg *hm,
 	}
 	ss->ctl = pc->fd;
 	ss->p = *p;
+	bounds_apply(s->lim, &ss->p);
+	/* A peer that vanishes (not one that just stops) is noticed. */
+	sock_set_keepalive(ss->ctl, (int)s->lim->silent_ms);
 	ss->is_tx = p->direction == GB_DIR_CLIENT_RECEIVES;
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		ss->fds[i] = -1;
-	ss->result->params = *p;
+	ss->result->params = ss->p;
 	ss->result->port = s->cfg->opts->port;
 	ss->result->local_is_sender = ss->is_tx;
 	snprintf(ss->result->peer, sizeof(ss->result->peer), "%s", pc->peer);
@@ -501,7 +470,8 @@ session_accept(struct session *ss)
 	} else {
 		m->type = PROTO_ACCEPT;
 		memcpy(m->token, ss->token, sizeof(m->token));
-		rc = ctl_send(ss->ctl, m, keys(ss), GB_HANDSHAKE_MS, err,
+		rc = ctl_send(ss->ctl, m, keys(ss),
+		    (int)ss->srv->lim->handshake_ms, err,
 		    sizeof(err)) == PROTO_OK ? 0 : -1;
 		ss->accepted = 1;
 	}
@@ -526,7 +496,7 @@ session_auth(struct session *ss, int ok, const char *why)
 	authlimit_fail(s->authlimit, ss->result->peer, now_ms());
 	snprintf(msg, sizeof(msg), "authentication failed: %s", why);
 	logmsg(s, 0, ss->result->peer, msg);
-	send_simple(ss->ctl, PROTO_REFUSE, PROTO_REFUSE_AUTH,
+	ctl_send_simple(ss->ctl, PROTO_REFUSE, PROTO_REFUSE_AUTH,
 	    "authentication failed: the keys differ, or the exchange was "
 	    "altered on the way");
 	session_end(ss);
@@ -534,10 +504,9 @@ session_auth(struct session *ss, int ok, const char *why)
 
 /* Why this listener will not start the test asked for, or NULL. */
 static const char *
-hello_refusal(struct pconn *pc, const struct proto_msg *m, int *code,
-    char *buf, size_t len)
+hello_refusal(const struct server *s, const struct pconn *pc,
+    const struct proto_msg *m, int *code, char *buf, size_t len)
 {
-	const struct server *s = pc->srv;
 	int64_t wait;
 
 	*code = PROTO_REFUSE_AUTH;
@@ -559,13 +528,14 @@ hello_refusal(struct pconn *pc, const struct proto_msg *m, int *code,
 	    s->cfg->psk == NULL && !s->cfg->opts->allow_reverse)
 		return "this listener does not transmit to clients (start it "
 		    "with --allow-reverse or --psk FILE)";
+	if (bounds_check(s->lim, &m->params, buf, len) == -1)
+		return buf;
 	return NULL;
 }
 
 static void
-pconn_hello(struct pconn *pc, const struct proto_msg *m)
+pconn_hello(struct server *s, struct pconn *pc, const struct proto_msg *m)
 {
-	struct server *s = pc->srv;
 	struct proto_msg *reply;
 	uint8_t ns[AUTH_NONCE_LEN];
 	const char *why;
@@ -574,32 +544,33 @@ pconn_hello(struct pconn *pc, const struct proto_msg *m)
 
 	if (s->sess != NULL) {
 		logmsg(s, 1, pc->peer, "refused: busy");
-		send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_BUSY,
+		ctl_send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_BUSY,
 		    "the listener is busy with another test; try again later");
-		pconn_free(pc, 1);
+		pending_drop(pc);
 		return;
 	}
-	if ((why = hello_refusal(pc, m, &code, err, sizeof(err))) != NULL) {
+	if ((why = hello_refusal(s, pc, m, &code, err, sizeof(err))) != NULL) {
 		logmsg(s, 0, pc->peer, why);
-		send_simple(pc->fd, PROTO_REFUSE, code, why);
-		pconn_free(pc, 1);
+		ctl_send_simple(pc->fd, PROTO_REFUSE, code, why);
+		pending_drop(pc);
 		return;
 	}
 	if ((reply = calloc(1, sizeof(*reply))) == NULL ||
 	    session_new(s, pc, m, ns) == -1) {
 		free(reply);
-		send_simple(pc->fd, PROTO_ERROR, 0, "listener out of memory");
-		pconn_free(pc, 1);
+		ctl_send_simple(pc->fd, PROTO_ERROR, 0, "listener out of memory");
+		pending_drop(pc);
 		return;
 	}
-	pconn_free(pc, 0);	/* the socket is the session's now */
+	pending_take(pc);	/* the socket is the session's now */
 	if (!s->sess->authed)
 		session_accept(s->sess);
 	else {
 		/* Plain: the client derives the keys from this nonce. */
 		reply->type = PROTO_CHALLENGE;
 		auth_hex(ns, sizeof(ns), reply->nonce);
-		if (ctl_send(s->sess->ctl, reply, NULL, GB_HANDSHAKE_MS, err,
+		if (ctl_send(s->sess->ctl, reply, NULL,
+		    (int)s->lim->handshake_ms, err,
 		    sizeof(err)) != PROTO_OK)
 			session_fail(s->sess, err);
 	}
@@ -607,18 +578,18 @@ pconn_hello(struct pconn *pc, const struct proto_msg *m)
 }
 
 static void
-pconn_data(struct pconn *pc, const struct proto_msg *m)
+pconn_data(struct server *s, struct pconn *pc, const struct proto_msg *m)
 {
-	struct session *ss = pc->srv->sess;
+	struct session *ss = s->sess;
 	char err[GB_ERR_LEN];
 	int fd = pc->fd;
 
 	if (ss == NULL || !ss->accepted || ss->x != NULL ||
 	    !token_equal(m->token, ss->token) ||
 	    m->stream >= ss->p.streams || ss->fds[m->stream] != -1) {
-		logmsg(pc->srv, 1, pc->peer, "data connection with an unknown "
+		logmsg(s, 1, pc->peer, "data connection with an unknown "
 		    "token or stream, closed");
-		pconn_free(pc, 1);
+		pending_drop(pc);
 		return;
 	}
 	/* A token seen on the wire is no use from another host. */
@@ -626,11 +597,11 @@ pconn_data(struct pconn *pc, const struct proto_msg *m)
 		snprintf(err, sizeof(err), "data connection from %s, not from "
 		    "the test's address %s: closed", pc->peer,
 		    ss->result->peer);
-		logmsg(pc->srv, 0, pc->peer, err);
-		pconn_free(pc, 1);
+		logmsg(s, 0, pc->peer, err);
+		pending_drop(pc);
 		return;
 	}
-	pconn_free(pc, 0);
+	pending_take(pc);
 	if (sock_set_nonblock(fd, 0) == -1 ||
 	    sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == -1) {
 		close(fd);
@@ -642,123 +613,14 @@ pconn_data(struct pconn *pc, const struct proto_msg *m)
 		session_start(ss);
 }
 
+/* A hello or a data message on a connection not yet identified. */
 static void
-on_pconn_read(evutil_socket_t fd, short what, void *arg)
+on_pending_msg(struct pconn *pc, const struct proto_msg *m, void *arg)
 {
-	struct pconn *pc = arg;
-	struct proto_msg *m;
-	char err[GB_ERR_LEN];
-	int rc;
-
-	(void)what;
-	rc = ctl_read_some(fd, &pc->rd, err, sizeof(err));
-	if (rc == 0)
-		return;
-	if (rc < 0 || (m = malloc(sizeof(*m))) == NULL) {
-		if (rc == PROTO_E_VERSION)
-			send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_VERSION,
-			    "the listener speaks another protocol version");
-		else if (rc == PROTO_E_FLAGS)
-			send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_PROTOCOL,
-			    "header flags are not 0");
-		logmsg(pc->srv, 1, pc->peer, rc < 0 ? err : "out of memory");
-		pconn_free(pc, 1);
-		return;
-	}
-	rc = proto_reader_decode(&pc->rd, m, err, sizeof(err));
-	if (rc == PROTO_OK && m->type == PROTO_HELLO)
-		pconn_hello(pc, m);
-	else if (rc == PROTO_OK && m->type == PROTO_DATA)
-		pconn_data(pc, m);
-	else {
-		if (rc == PROTO_OK)
-			snprintf(err, sizeof(err), "unexpected %s message",
-			    proto_type_str(m->type));
-		send_simple(fd, m->type == PROTO_HELLO ? PROTO_REFUSE :
-		    PROTO_ERROR, PROTO_REFUSE_PARAMS, err);
-		logmsg(pc->srv, 1, pc->peer, err);
-		pconn_free(pc, 1);
-	}
-	free(m);
-}
-
-static void
-on_pconn_timeout(evutil_socket_t fd, short what, void *arg)
-{
-	struct pconn *pc = arg;
-
-	(void)fd;
-	(void)what;
-	logmsg(pc->srv, 1, pc->peer, "no complete message in time, closed");
-	pconn_free(pc, 1);
-}
-
-static void
-pconn_new(struct server *s, int fd, const struct sockaddr *sa)
-{
-	struct timeval tv = { GB_HANDSHAKE_MS / 1000, 0 };
-	struct pconn *pc;
-
-	if (s->npending >= MAX_PENDING || (pc = calloc(1, sizeof(*pc))) ==
-	    NULL) {
-		close(fd);
-		return;
-	}
-	pc->srv = s;
-	pc->fd = fd;
-	sock_ntop(sa, pc->peer, sizeof(pc->peer));
-	proto_reader_init(&pc->rd);
-	pc->ev = event_new(s->base, fd, EV_READ | EV_PERSIST, on_pconn_read,
-	    pc);
-	pc->timer = evtimer_new(s->base, on_pconn_timeout, pc);
-	pc->next = s->pending;
-	if (s->pending != NULL)
-		s->pending->prev = pc;
-	s->pending = pc;
-	s->npending++;
-	if (pc->ev == NULL || pc->timer == NULL) {
-		pconn_free(pc, 1);
-		return;
-	}
-	event_add(pc->ev, NULL);
-	evtimer_add(pc->timer, &tv);
-}
-
-static void
-on_accept_resume(evutil_socket_t fd, short what, void *arg)
-{
-	struct server *s = arg;
-
-	(void)fd;
-	(void)what;
-	event_add(s->accept_ev, NULL);
-}
-
-static void
-on_accept(evutil_socket_t lfd, short what, void *arg)
-{
-	struct server *s = arg;
-	struct sockaddr_storage ss;
-	struct timeval pause = { 1, 0 };
-	socklen_t len;
-	int fd;
-
-	(void)what;
-	for (;;) {
-		len = sizeof(ss);
-		fd = accept4(lfd, (struct sockaddr *)&ss, &len,
-		    SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd != -1) {
-			pconn_new(s, fd, (struct sockaddr *)&ss);
-			continue;
-		}
-		/* Out of descriptors: pause accepting instead of spinning. */
-		if (errno == EMFILE || errno == ENFILE) {
-			event_del(s->accept_ev);
-			evtimer_add(s->accept_pause, &pause);
-		}
-		return;
-	}
+	if (m->type == PROTO_HELLO)
+		pconn_hello(arg, pc, m);
+	else
+		pconn_data(arg, pc, m);
 }
 
 static void
@@ -775,13 +637,14 @@ int
 server_run(const struct server_config *cfg, char *err, size_t errlen)
 {
 	struct server s;
+	struct pending_config pc = { .msg_cb = on_pending_msg };
 	struct event *sigint = NULL, *sigterm = NULL;
-	struct pconn *pc;
 	char msg[512];
 	int rc = -1;
 
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
+	s.lim = &cfg->opts->bounds;
 	if (cfg->psk != NULL && (s.authlimit = calloc(1,
 	    sizeof(*s.authlimit))) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -795,17 +658,19 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the event loop");
 		goto out;
 	}
-	s.accept_ev = event_new(s.base, s.lfd, EV_READ | EV_PERSIST,
-	    on_accept, &s);
-	s.accept_pause = evtimer_new(s.base, on_accept_resume, &s);
+	pc.base = s.base;
+	pc.lfd = s.lfd;
+	pc.bounds = s.lim;
+	pc.verbose = cfg->opts->verbose;
+	pc.arg = &s;
+	if ((s.pd = pending_new(&pc, err, errlen)) == NULL)
+		goto out;
 	sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
 	sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
-	if (s.accept_ev == NULL || s.accept_pause == NULL || sigint == NULL ||
-	    sigterm == NULL) {
+	if (sigint == NULL || sigterm == NULL) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	event_add(s.accept_ev, NULL);
 	event_add(sigint, NULL);
 	event_add(sigterm, NULL);
 	if (cfg->opts->allow_mtu && mtu_restore_journals(msg,
@@ -820,16 +685,11 @@ out:
 			xfer_abort(s.sess->x, "listener stopped");
 		session_end(s.sess);
 	}
-	while ((pc = s.pending) != NULL)
-		pconn_free(pc, 1);
+	pending_free(s.pd);
 	if (sigint != NULL)
 		event_free(sigint);
 	if (sigterm != NULL)
 		event_free(sigterm);
-	if (s.accept_ev != NULL)
-		event_free(s.accept_ev);
-	if (s.accept_pause != NULL)
-		event_free(s.accept_pause);
 	if (s.base != NULL)
 		event_base_free(s.base);
 	if (s.lfd != -1)

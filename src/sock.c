@@ -72,9 +72,43 @@ int
 sock_set_timeouts(int fd, int ms)
 {
 	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	unsigned ut = (unsigned)ms;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == -1 ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == -1)
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut,
+	    sizeof(ut)) == -1)
+		return -1;
+	return 0;
+}
+
+/*
+ * A SIGSTOPped peer's kernel still acknowledges, so keepalive and
+ * TCP_USER_TIMEOUT catch a host that is gone (powered off, cut off), not
+ * a process that stopped: the deadlines of the event loop and of the
+ * data path (SO_RCVTIMEO) catch that.  With keepalive on, TCP_USER_TIMEOUT
+ * also decides when unanswered probes end the connection (tcp(7)).
+ */
+int
+sock_set_keepalive(int fd, int silent_ms)
+{
+	int one = 1, cnt = 3, idle, intvl;
+	unsigned ut = (unsigned)silent_ms;
+
+	idle = silent_ms / 2000;
+	intvl = silent_ms / 2000 / cnt;
+	if (idle < 1)
+		idle = 1;
+	if (intvl < 1)
+		intvl = 1;
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle,
+	    sizeof(idle)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+	    sizeof(intvl)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) == -1 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut,
+	    sizeof(ut)) == -1)
 		return -1;
 	return 0;
 }

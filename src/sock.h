@@ -47,8 +47,18 @@ int	sock_tos(int fd);
 /* SO_MAX_PACING_RATE in bytes/s: 1, or 0 for no limit (or unknown). */
 int	sock_fq_rate(int fd, uint64_t *bytes_s);
 int	sock_set_nonblock(int fd, int on);
-/* SO_RCVTIMEO and SO_SNDTIMEO: a silent peer ends a blocking call. */
+/*
+ * A data connection: SO_RCVTIMEO and SO_SNDTIMEO, so that a silent peer
+ * ends a blocking call, and TCP_USER_TIMEOUT, so that data the peer does
+ * not acknowledge for ms ends the connection.
+ */
 int	sock_set_timeouts(int fd, int ms);
+/*
+ * A control connection: TCP keepalive probes sized so that a peer that
+ * stops answering is dropped within about silent_ms (TCP_KEEPIDLE half of
+ * it, then 3 probes), and TCP_USER_TIMEOUT of silent_ms.
+ */
+int	sock_set_keepalive(int fd, int silent_ms);
 const char *sock_ntop(const struct sockaddr *, char *buf, size_t len);
 
 #endif /* GB_SOCK_H */

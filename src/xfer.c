@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -33,6 +34,7 @@
 #include "cpulist.h"
 #include "datapath.h"
 #include "knobs.h"
+#include "bounds.h"
 #include "sock.h"
 #include "tcpinfo.h"
 #include "xfer.h"
@@ -47,7 +49,7 @@ struct stream {
 	struct xfer_mode	 m;
 	struct timespec		 end;
 	struct tcpinfo_sample	 ti;
-	char			 error[128];
+	char			 error[200];
 };
 
 struct xfer {
@@ -62,6 +64,10 @@ struct xfer {
 	unsigned		 n;
 	atomic_int		 stop;
 	atomic_uint		 finished;
+	uint32_t		 silent_ms;
+	uint64_t		 deadline_ms;	/* 0: duration + 3 silent */
+	uint64_t		 stream_cap, total_cap;
+	_Atomic uint64_t	 total;		/* with total_cap only */
 	int			 done;
 	char			 abort_why[128];
 	struct event		*done_ev;
@@ -100,11 +106,21 @@ ts_diff(const struct timespec *a, const struct timespec *b)
 static void
 stream_error(struct stream *s, const char *what, int errnum)
 {
-	if (s->error[0] != '\0' || atomic_load(&s->x->stop) == 2)
+	const struct xfer *x = s->x;
+
+	if (s->error[0] != '\0' || atomic_load(&x->stop) == 2)
 		return;
-	if (errnum == EAGAIN || errnum == EWOULDBLOCK)
+	if (s->m.over == 1)
+		snprintf(s->error, sizeof(s->error), "more than the test "
+		    "asked for arrived (-n buffers and one more: %" PRIu64
+		    " bytes): cut off", x->stream_cap);
+	else if (s->m.over == 2)
+		snprintf(s->error, sizeof(s->error), "the test moved more "
+		    "than the listener allows (its --max-bytes and a buffer "
+		    "a stream: %" PRIu64 " bytes): cut off", x->total_cap);
+	else if (errnum == EAGAIN || errnum == EWOULDBLOCK)
 		snprintf(s->error, sizeof(s->error), "%s: peer silent for "
-		    "%d s", what, GB_SILENT_MS / 1000);
+		    "%g s", what, x->silent_ms / 1000.0);
 	else
 		snprintf(s->error, sizeof(s->error), "%s: %s", what,
 		    strerror(errnum));
@@ -223,10 +239,14 @@ on_stop(evutil_socket_t fd, short what, void *arg)
 static void
 on_deadline(evutil_socket_t fd, short what, void *arg)
 {
+	struct xfer *x = arg;
+	char why[128];
+
 	(void)fd;
 	(void)what;
-	xfer_abort(arg, "the test ran past its duration and the silent-peer "
-	    "timeout");
+	snprintf(why, sizeof(why), "the test's data still flowed %g s after "
+	    "the start: cut off", x->deadline_ms / 1000.0);
+	xfer_abort(x, why);
 }
 
 static void
@@ -276,7 +296,10 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 	if (x->is_tx)
 		evtimer_add(x->stop_ev, &tv);
 	/* Nothing legitimate runs this long; bounds a stuck peer. */
-	tv.tv_sec += 3 * GB_SILENT_MS / 1000;
+	if (x->deadline_ms == 0)
+		x->deadline_ms = (uint64_t)ms + 3 * (uint64_t)x->silent_ms;
+	tv.tv_sec = (time_t)(x->deadline_ms / 1000);
+	tv.tv_usec = (suseconds_t)(x->deadline_ms % 1000) * 1000;
 	evtimer_add(x->deadline_ev, &tv);
 	if (x->p.interval_ms != 0) {
 		x->iv = calloc(GB_MAX_INTERVALS, sizeof(*x->iv));
@@ -306,11 +329,15 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		s->x = x;
 		s->fd = fds[i];
 		fds[i] = -1;
-		sock_set_timeouts(s->fd, GB_SILENT_MS);
+		sock_set_timeouts(s->fd, (int)x->silent_ms);
 		s->opened = 1;
 		if (xfer_mode_open(&s->m, s->fd, path, x->p.buflen, err,
 		    errlen) == -1)
 			return -1;
+		s->m.silent_ms = (int)x->silent_ms;
+		s->m.cap = x->stream_cap;
+		s->m.total = x->total_cap != 0 ? &x->total : NULL;
+		s->m.total_cap = x->total_cap;
 		s->m.pin_cpu = x->ncpus > 0 ? (int)x->cpus[i % x->ncpus] : -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
@@ -365,6 +392,10 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 	x->interval_cb = c->interval_cb;
 	x->arg = c->arg;
 	x->n = c->params->streams;
+	x->silent_ms = c->silent_ms != 0 ? c->silent_ms : GB_DEFAULT_SILENT_MS;
+	x->deadline_ms = c->deadline_ms;
+	x->stream_cap = c->stream_cap;
+	x->total_cap = c->total_cap;
 	x->roots = c->roots;
 	if (c->ifname != NULL)
 		snprintf(x->ifname, sizeof(x->ifname), "%s", c->ifname);

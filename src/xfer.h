@@ -14,9 +14,6 @@
 #include "params.h"
 #include "result.h"
 
-/* A silent peer ends a blocking data call after this long. */
-#define GB_SILENT_MS	10000
-
 struct xfer_config {
 	const struct gb_params	*params;
 	int			 is_tx;		/* this end sends */
@@ -24,6 +21,18 @@ struct xfer_config {
 	const struct hoststat_roots *roots;
 	const char		*ifname;	/* -I, or NULL: from fds[0] */
 	uint16_t		 port;		/* the listener's, for --capture */
+	/* A peer silent this long ends the test (SO_RCVTIMEO, ...). */
+	uint32_t		 silent_ms;
+	/*
+	 * From the start, the test is aborted after deadline_ms (0: its
+	 * duration plus 3 silent_ms).  A stream that carries more than
+	 * stream_cap bytes, or all streams more than total_cap, fails the
+	 * test (0: no cap): the listener's bounds on a client that sends
+	 * more than it asked for (bounds.h).
+	 */
+	uint64_t		 deadline_ms;
+	uint64_t		 stream_cap;
+	uint64_t		 total_cap;
 	/* Called from the event loop when every stream has ended. */
 	void			(*done_cb)(void *);
 	/* Called from the event loop for each -i interval. */

@@ -174,12 +174,31 @@ xfer_mode_close(struct xfer_mode *m)
 	m->memfd = m->devnull = m->pipe[0] = m->pipe[1] = -1;
 }
 
-static void
+/*
+ * Count what moved; -1 when it passes a cap.  The caps cost one branch a
+ * call when none is set, and the shared total is touched only with
+ * --max-bytes.
+ */
+static int
 mode_count(struct xfer_mode *m, ssize_t n)
 {
-	atomic_fetch_add_explicit(&m->bytes, (uint64_t)n,
-	    memory_order_relaxed);
+	uint64_t b;
+
+	b = atomic_fetch_add_explicit(&m->bytes, (uint64_t)n,
+	    memory_order_relaxed) + (uint64_t)n;
 	m->calls++;
+	if (m->cap == 0 && m->total == NULL)
+		return 0;
+	if (m->cap != 0 && b > m->cap) {
+		m->over = 1;
+		return -1;
+	}
+	if (m->total != NULL && atomic_fetch_add_explicit(m->total,
+	    (uint64_t)n, memory_order_relaxed) + (uint64_t)n > m->total_cap) {
+		m->over = 2;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -210,8 +229,8 @@ mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 			break;
 		n = send(m->fd, m->buf, m->len, MSG_NOSIGNAL);
 		if (n > 0) {
-			mode_count(m, n);
-			if (mode_stalled(m->fd, m->len, n)) {
+			if (mode_count(m, n) == -1 ||
+			    mode_stalled(m->fd, m->len, n)) {
 				m->what = "send";
 				return -1;
 			}
@@ -301,7 +320,7 @@ mode_zc_wait(struct xfer_mode *m)
 	for (;;) {
 		if ((got = mode_zc_reap(m)) != 0)
 			return got < 0 ? -1 : 0;
-		rc = poll(&pfd, 1, GB_SILENT_MS);
+		rc = poll(&pfd, 1, m->silent_ms);
 		m->what = "waiting for zero-copy completions";
 		if (rc == -1 && errno == EINTR)
 			continue;
@@ -345,8 +364,8 @@ mode_zc_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 		if (n > 0) {
 			m->zc_id[slot] = (uint32_t)m->zc_sends++;
 			m->zc_busy[slot] = 1;
-			mode_count(m, n);
-			if (mode_stalled(m->fd, m->len, n)) {
+			if (mode_count(m, n) == -1 ||
+			    mode_stalled(m->fd, m->len, n)) {
 				m->what = "send(MSG_ZEROCOPY)";
 				return -1;
 			}
@@ -376,7 +395,7 @@ mode_sendfile_wait(struct xfer_mode *m)
 	struct pollfd pfd = { .fd = m->fd, .events = POLLOUT };
 	int rc;
 
-	while ((rc = poll(&pfd, 1, GB_SILENT_MS)) == -1 && errno == EINTR)
+	while ((rc = poll(&pfd, 1, m->silent_ms)) == -1 && errno == EINTR)
 		;
 	if (rc == 0)
 		errno = EAGAIN;
@@ -397,9 +416,10 @@ mode_sendfile_loop(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 		for (off = 0; off < (off_t)m->len; ) {
 			n = sendfile(m->fd, m->memfd, &off,
 			    m->len - (size_t)off);
-			if (n > 0)
-				mode_count(m, n);
-			else if (n == -1 && errno == EAGAIN) {
+			if (n > 0) {
+				if (mode_count(m, n) == -1)
+					return -1;
+			} else if (n == -1 && errno == EAGAIN) {
 				if (mode_sendfile_wait(m) == -1)
 					return -1;
 			} else if (n == 0 || errno != EINTR) {
@@ -455,15 +475,16 @@ mode_recv(struct xfer_mode *m, int flags)
 
 	for (;;) {
 		n = recv(m->fd, m->buf, m->len, flags);
-		if (n > 0)
-			mode_count(m, n);
-		else if (n == 0)
+		if (n > 0) {
+			if (mode_count(m, n) == -1)
+				break;
+		} else if (n == 0)
 			return 0;
-		else if (errno != EINTR) {
-			m->what = flags != 0 ? "recv(MSG_TRUNC)" : "recv";
-			return -1;
-		}
+		else if (errno != EINTR)
+			break;
 	}
+	m->what = flags != 0 ? "recv(MSG_TRUNC)" : "recv";
+	return -1;
 }
 
 /* Socket to pipe (page references, no copy), pipe to /dev/null. */
@@ -484,7 +505,10 @@ mode_splice(struct xfer_mode *m)
 			m->what = "splice from the socket";
 			return -1;
 		}
-		mode_count(m, n);
+		if (mode_count(m, n) == -1) {
+			m->what = "splice from the socket";
+			return -1;
+		}
 		for (left = (size_t)n; left > 0; ) {
 			k = splice(m->pipe[0], NULL, m->devnull, NULL, left,
 			    SPLICE_F_MOVE);

@@ -37,6 +37,12 @@ struct xfer_mode {
 	int		 pin_err;	/* pthread_setaffinity_np's error */
 	int		 pinned;	/* read back: its one CPU, -1 */
 	int		 cpu;		/* sched_getcpu() as it ended, -1 */
+	int		 silent_ms;	/* a wait on a silent peer ends */
+	/* Caps (xfer_config): over is 1 past cap, 2 past total_cap. */
+	uint64_t	 cap;		/* this stream's bytes, 0: none */
+	_Atomic uint64_t *total;	/* all streams' bytes, or NULL */
+	uint64_t	 total_cap;
+	int		 over;
 	const char	*what;		/* the call that failed */
 	char		 note[128];	/* why the path is not the one asked */
 };

@@ -1,0 +1,177 @@
+/*
+ * bounds.c: a listener's limits (see bounds.h), as data and pure
+ * functions.  The refusal texts reach the client's terminal: each says
+ * what the test asks for, what this listener allows and which option of
+ * the listener allows more.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "units.h"
+
+void
+bounds_init(struct gb_bounds *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->handshake_ms = GB_DEFAULT_HANDSHAKE_MS;
+	l->silent_ms = GB_DEFAULT_SILENT_MS;
+	l->max_duration_ms = GB_DEFAULT_MAX_DURATION_MS;
+	l->max_bytes = 0;
+	l->max_streams = GB_DEFAULT_MAX_STREAMS;
+	l->max_buflen = GB_DEFAULT_MAX_BUFLEN;
+	l->max_sockbuf = GB_DEFAULT_MAX_SOCKBUF;
+	l->max_rate = 0;
+	l->max_pending = GB_DEFAULT_MAX_PENDING;
+	l->max_pending_source = GB_DEFAULT_MAX_PENDING_SOURCE;
+}
+
+/* The listener transmits when the client asked to receive (-r HOST). */
+static int
+listener_sends(const struct gb_params *p)
+{
+	return p->direction == GB_DIR_CLIENT_RECEIVES;
+}
+
+/* "1000 Mbit/s", or "0.5 Mbit/s" when it is not whole. */
+static const char *
+rate_text(uint64_t bytes_s, char *buf, size_t len)
+{
+	uint64_t bits = bytes_s * 8;
+
+	if (bits % 1000000 == 0)
+		snprintf(buf, len, "%" PRIu64 " Mbit/s", bits / 1000000);
+	else
+		snprintf(buf, len, "%.3f Mbit/s", (double)bits / 1e6);
+	return buf;
+}
+
+static int
+check_duration(const struct gb_bounds *l, const struct gb_params *p,
+    char *err, size_t errlen)
+{
+	/* -n alone asks for the longest duration: it is cut, not refused. */
+	if (p->duration_ms <= l->max_duration_ms || (p->nbuf != 0 &&
+	    p->duration_ms == GB_MAX_DURATION_MS))
+		return 0;
+	snprintf(err, errlen, "the test asks for %g s; this listener allows "
+	    "at most %g s (its --max-duration)", p->duration_ms / 1000.0,
+	    l->max_duration_ms / 1000.0);
+	return -1;
+}
+
+static int
+check_sizes(const struct gb_bounds *l, const struct gb_params *p,
+    char *err, size_t errlen)
+{
+	uint32_t sockbuf = listener_sends(p) ? p->sndbuf : p->rcvbuf;
+	char a[32], b[32];
+
+	if (p->streams > l->max_streams) {
+		snprintf(err, errlen, "the test asks for %" PRIu32 " streams; "
+		    "this listener allows at most %" PRIu32 " (its "
+		    "--max-streams)", p->streams, l->max_streams);
+		return -1;
+	}
+	if (p->buflen > l->max_buflen) {
+		snprintf(err, errlen, "the test asks for a buffer length of "
+		    "%s; this listener allows at most %s (its --max-length)",
+		    units_format_size(p->buflen, a, sizeof(a)),
+		    units_format_size(l->max_buflen, b, sizeof(b)));
+		return -1;
+	}
+	if (sockbuf > l->max_sockbuf) {
+		snprintf(err, errlen, "the test asks the listener for a %s "
+		    "of %s; this listener allows at most %s (its "
+		    "--max-sockbuf)", listener_sends(p) ? "SO_SNDBUF" :
+		    "SO_RCVBUF", units_format_size(sockbuf, a, sizeof(a)),
+		    units_format_size(l->max_sockbuf, b, sizeof(b)));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_bytes(const struct gb_bounds *l, const struct gb_params *p,
+    char *err, size_t errlen)
+{
+	uint64_t per_call = (uint64_t)p->buflen * p->streams;
+	char a[32];
+
+	/* nbuf x buflen x streams > max, without the product overflowing. */
+	if (l->max_bytes == 0 || p->nbuf == 0 || per_call == 0 ||
+	    p->nbuf <= l->max_bytes / per_call)
+		return 0;
+	snprintf(err, errlen, "the test asks for %" PRIu64 " buffers of %"
+	    PRIu32 " bytes on %" PRIu32 " stream%s; this listener moves at "
+	    "most %s bytes a test (its --max-bytes)", p->nbuf, p->buflen,
+	    p->streams, p->streams == 1 ? "" : "s",
+	    units_format_size(l->max_bytes, a, sizeof(a)));
+	return -1;
+}
+
+static int
+check_rate(const struct gb_bounds *l, const struct gb_params *p,
+    char *err, size_t errlen)
+{
+	char a[32], b[32];
+
+	if (!listener_sends(p) || l->max_rate == 0 || p->fq_rate == 0 ||
+	    p->fq_rate * p->streams <= l->max_rate)
+		return 0;
+	snprintf(err, errlen, "the test asks the listener to transmit at %s "
+	    "(--fq-rate x %" PRIu32 " stream%s); this listener transmits at "
+	    "most %s (its --max-rate)",
+	    rate_text(p->fq_rate * p->streams, a, sizeof(a)), p->streams,
+	    p->streams == 1 ? "" : "s", rate_text(l->max_rate, b, sizeof(b)));
+	return -1;
+}
+
+int
+bounds_check(const struct gb_bounds *l, const struct gb_params *p,
+    char *err, size_t errlen)
+{
+	if (check_duration(l, p, err, errlen) == -1 ||
+	    check_sizes(l, p, err, errlen) == -1 ||
+	    check_bytes(l, p, err, errlen) == -1 ||
+	    check_rate(l, p, err, errlen) == -1)
+		return -1;
+	return 0;
+}
+
+void
+bounds_apply(const struct gb_bounds *l, struct gb_params *p)
+{
+	/* max_rate >= 1 Mbit/s and streams <= 128: a share is >= 1 kbit/s. */
+	if (listener_sends(p) && l->max_rate != 0 && p->fq_rate == 0 &&
+	    p->streams > 0)
+		p->fq_rate = l->max_rate / p->streams;
+}
+
+uint64_t
+bounds_deadline_ms(const struct gb_bounds *l, const struct gb_params *p)
+{
+	uint64_t ms = p->duration_ms;
+
+	if (ms > l->max_duration_ms)
+		ms = l->max_duration_ms;
+	return ms + l->silent_ms;
+}
+
+uint64_t
+bounds_stream_cap(const struct gb_params *p)
+{
+	if (p->nbuf == 0 || p->buflen == 0 ||
+	    p->nbuf > (UINT64_MAX - p->buflen) / p->buflen - 1)
+		return 0;
+	return (p->nbuf + 1) * p->buflen;
+}
+
+uint64_t
+bounds_total_cap(const struct gb_bounds *l, const struct gb_params *p)
+{
+	if (l->max_bytes == 0)
+		return 0;
+	return l->max_bytes + (uint64_t)p->streams * p->buflen;
+}

@@ -1,0 +1,330 @@
+/*
+ * pending.c: connections between accept() and their first message (see
+ * pending.h).
+ *
+ * Why each piece is here:
+ *  - one deadline per connection (--handshake-timeout): a silent or slow
+ *    peer is closed, whatever it sent so far;
+ *  - the caps (--max-pending, --max-pending-source, srccap.c): when one
+ *    is reached the oldest connection of the source that holds too many
+ *    is dropped, so one address cannot lock the others out;
+ *  - a read right after accept(): a real client sends its message at
+ *    once, so it is identified and leaves the pending set before the next
+ *    burst of a flood is accepted;
+ *  - at most ACCEPT_BATCH accepts per wake-up, so that a flood cannot
+ *    keep the loop from the test it serves;
+ *  - EMFILE, ENFILE, ENOBUFS, ENOMEM from accept() pause accepting for
+ *    ACCEPT_PAUSE_MS (as OpenBSD's tcpbench does) instead of spinning on
+ *    a listening socket that stays readable, and never end the listener.
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "pending.h"
+#include "sock.h"
+
+#define ACCEPT_BATCH	64
+#define ACCEPT_PAUSE_MS	200
+
+struct pending {
+	struct pending_config	 cfg;
+	struct event		*accept_ev;
+	struct event		*resume_ev;
+	struct pconn		*head, *tail;	/* newest, oldest */
+	struct srccap		 cap;
+	int			 paused;	/* since the last accept */
+};
+
+static void	on_read(evutil_socket_t, short, void *);
+
+static void
+plog(const struct pending *pd, int level, const char *peer, const char *fmt,
+    ...)
+{
+	char msg[GB_ERR_LEN];
+	va_list ap;
+
+	if (pd->cfg.verbose < level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "gigebench: %s%s%s\n", peer != NULL ? peer : "",
+	    peer != NULL ? ": " : "", msg);
+}
+
+static void
+forget(struct pconn *pc)
+{
+	struct pending *pd = pc->pd;
+
+	if (pc->prev != NULL)
+		pc->prev->next = pc->next;
+	else
+		pd->head = pc->next;
+	if (pc->next != NULL)
+		pc->next->prev = pc->prev;
+	else
+		pd->tail = pc->prev;
+	srccap_del(&pd->cap, &pc->key);
+	if (pc->ev != NULL)
+		event_free(pc->ev);
+	if (pc->timer != NULL)
+		event_free(pc->timer);
+	proto_reader_reset(&pc->rd);
+}
+
+void
+pending_drop(struct pconn *pc)
+{
+	forget(pc);
+	close(pc->fd);
+	free(pc);
+}
+
+int
+pending_take(struct pconn *pc)
+{
+	int fd = pc->fd;
+
+	forget(pc);
+	free(pc);
+	return fd;
+}
+
+unsigned
+pending_count(const struct pending *pd)
+{
+	return pd->cap.n;
+}
+
+static void
+on_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct pconn *pc = arg;
+	struct pending *pd = pc->pd;
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+	int rc;
+
+	(void)what;
+	rc = ctl_read_some(fd, &pc->rd, err, sizeof(err));
+	if (rc == 0)
+		return;
+	if (rc < 0 || (m = malloc(sizeof(*m))) == NULL) {
+		if (rc == PROTO_E_VERSION)
+			ctl_send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_VERSION,
+			    "the listener speaks another protocol version");
+		else if (rc == PROTO_E_FLAGS)
+			ctl_send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_PROTOCOL,
+			    "header flags are not 0");
+		plog(pd, 1, pc->peer, "%s", rc < 0 ? err : "out of memory");
+		pending_drop(pc);
+		return;
+	}
+	rc = proto_reader_decode(&pc->rd, m, err, sizeof(err));
+	if (rc == PROTO_OK && (m->type == PROTO_HELLO ||
+	    m->type == PROTO_DATA))
+		pd->cfg.msg_cb(pc, m, pd->cfg.arg);	/* takes or drops pc */
+	else {
+		if (rc == PROTO_OK)
+			snprintf(err, sizeof(err), "unexpected %s message",
+			    proto_type_str(m->type));
+		ctl_send_simple(fd, m->type == PROTO_HELLO ? PROTO_REFUSE :
+		    PROTO_ERROR, PROTO_REFUSE_PARAMS, err);
+		plog(pd, 1, pc->peer, "%s", err);
+		pending_drop(pc);
+	}
+	free(m);
+}
+
+static void
+on_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct pconn *pc = arg;
+
+	(void)fd;
+	(void)what;
+	plog(pc->pd, 1, pc->peer, "no complete message in time, closed");
+	pending_drop(pc);
+}
+
+static struct pconn *
+oldest_of(const struct pending *pd, const struct srccap_key *k)
+{
+	struct pconn *pc;
+
+	for (pc = pd->tail; pc != NULL; pc = pc->prev)
+		if (srccap_key_equal(&pc->key, k))
+			return pc;
+	return NULL;
+}
+
+/* Make room for one more from k, dropping as srccap says; 0 or -1. */
+static int
+admit(struct pending *pd, const struct srccap_key *k)
+{
+	struct srccap_key victim;
+	struct pconn *old;
+	char src[64];
+	int v;
+
+	while ((v = srccap_verdict(&pd->cap, k, &victim)) != SRCCAP_ADMIT) {
+		if ((old = oldest_of(pd, &victim)) == NULL)
+			return -1;
+		plog(pd, 1, old->peer, "closed: %s",
+		    v == SRCCAP_DROP_SAME ? "its source has the most pending "
+		    "connections it may (--max-pending-source)" :
+		    "the listener has the most pending connections it may "
+		    "(--max-pending), and this source the most of them");
+		pending_drop(old);
+	}
+	if (srccap_add(&pd->cap, k) == -1) {
+		plog(pd, 0, srccap_key_text(k, src, sizeof(src)),
+		    "no room for a pending connection");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+pconn_new(struct pending *pd, int fd, const struct sockaddr *sa)
+{
+	uint32_t ms = pd->cfg.bounds->handshake_ms;
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	struct srccap_key k;
+	struct pconn *pc;
+
+	if (srccap_key(sa, &k) == -1 || admit(pd, &k) == -1) {
+		close(fd);
+		return;
+	}
+	if ((pc = calloc(1, sizeof(*pc))) == NULL) {
+		srccap_del(&pd->cap, &k);
+		close(fd);
+		return;
+	}
+	pc->pd = pd;
+	pc->fd = fd;
+	pc->key = k;
+	sock_ntop(sa, pc->peer, sizeof(pc->peer));
+	proto_reader_init(&pc->rd);
+	pc->next = pd->head;
+	if (pd->head != NULL)
+		pd->head->prev = pc;
+	else
+		pd->tail = pc;
+	pd->head = pc;
+	pc->ev = event_new(pd->cfg.base, fd, EV_READ | EV_PERSIST, on_read,
+	    pc);
+	pc->timer = evtimer_new(pd->cfg.base, on_timeout, pc);
+	if (pc->ev == NULL || pc->timer == NULL) {
+		pending_drop(pc);
+		return;
+	}
+	event_add(pc->ev, NULL);
+	evtimer_add(pc->timer, &tv);
+	/* A real client's message is usually there already. */
+	on_read(fd, EV_READ, pc);
+}
+
+static void
+on_resume(evutil_socket_t fd, short what, void *arg)
+{
+	struct pending *pd = arg;
+
+	(void)fd;
+	(void)what;
+	event_add(pd->accept_ev, NULL);
+}
+
+static void
+accept_pause(struct pending *pd, int errnum)
+{
+	struct timeval tv = { 0, ACCEPT_PAUSE_MS * 1000 };
+
+	/* Once per spell of them, not every ACCEPT_PAUSE_MS. */
+	if (!pd->paused)
+		plog(pd, 0, NULL, "accept: %s: not accepting for %d ms at a "
+		    "time until it passes", strerror(errnum), ACCEPT_PAUSE_MS);
+	pd->paused = 1;
+	event_del(pd->accept_ev);
+	evtimer_add(pd->resume_ev, &tv);
+}
+
+static void
+on_accept(evutil_socket_t lfd, short what, void *arg)
+{
+	struct pending *pd = arg;
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, i;
+
+	(void)what;
+	for (i = 0; i < ACCEPT_BATCH; i++) {
+		len = sizeof(ss);
+		fd = accept4(lfd, (struct sockaddr *)&ss, &len,
+		    SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd != -1) {
+			if (pd->paused)
+				plog(pd, 0, NULL, "accepting again");
+			pd->paused = 0;
+			pconn_new(pd, fd, (struct sockaddr *)&ss);
+			continue;
+		}
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM)
+			accept_pause(pd, errno);
+		/* EAGAIN, or a connection that was reset while queued. */
+		return;
+	}
+}
+
+struct pending *
+pending_new(const struct pending_config *cfg, char *err, size_t errlen)
+{
+	struct pending *pd;
+
+	if ((pd = calloc(1, sizeof(*pd))) == NULL)
+		goto nomem;
+	pd->cfg = *cfg;
+	if (srccap_init(&pd->cap, cfg->bounds->max_pending,
+	    cfg->bounds->max_pending_source) == -1) {
+		free(pd);
+		goto nomem;
+	}
+	pd->accept_ev = event_new(cfg->base, cfg->lfd, EV_READ | EV_PERSIST,
+	    on_accept, pd);
+	pd->resume_ev = evtimer_new(cfg->base, on_resume, pd);
+	if (pd->accept_ev == NULL || pd->resume_ev == NULL) {
+		pending_free(pd);
+		goto nomem;
+	}
+	event_add(pd->accept_ev, NULL);
+	return pd;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return NULL;
+}
+
+void
+pending_free(struct pending *pd)
+{
+	if (pd == NULL)
+		return;
+	while (pd->head != NULL)
+		pending_drop(pd->head);
+	if (pd->accept_ev != NULL)
+		event_free(pd->accept_ev);
+	if (pd->resume_ev != NULL)
+		event_free(pd->resume_ev);
+	srccap_free(&pd->cap);
+	free(pd);
+}
