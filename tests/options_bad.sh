@@ -71,6 +71,29 @@ values()
 		    "overflowing 99999999999999999999" \
 		    "overflowing 18446744073709551.616"
 		;;
+	seconds_hs)	# --handshake-timeout: 0.1 to 600 s
+		printf '%s\n' "empty " "non-numeric five" "trailing 5s" \
+		    "trailing 5.0.1" "negative -5" "zero 0" "zero 0.05" \
+		    "over-maximum 601" "overflowing 99999999999999999999" \
+		    "overflowing 18446744073709551.616"
+		;;
+	seconds_silent)	# --silent-timeout: 0.5 to 3600 s
+		printf '%s\n' "empty " "non-numeric long" "trailing 10sec" \
+		    "trailing 1e1" "negative -10" "zero 0" "zero 0.4" \
+		    "over-maximum 3601" "overflowing 99999999999999999999"
+		;;
+	size_bytes)	# --max-bytes: 1K to 1048576G (2^50)
+		printf '%s\n' "empty " "non-numeric lots" "trailing 1T" \
+		    "trailing 10GB" "trailing 1.5G" "negative -1G" "zero 0" \
+		    "zero 1023" "over-maximum 1048577G" \
+		    "over-maximum 1125899906842625" \
+		    "overflowing 99999999999999999999" "overflowing 17179869184G"
+		;;
+	uint_pending)	# --max-pending, --max-pending-source: 1 to 65536
+		printf '%s\n' "empty " "non-numeric many" "trailing 16x" \
+		    "trailing 16.0" "negative -16" "zero 0" "over-maximum 65537" \
+		    "overflowing 4294967297" "overflowing 99999999999999999999"
+		;;
 	seconds_i)	# -i: 0.1 to 3600 s (0 is not "off" on the command line)
 		printf '%s\n' "empty " "non-numeric nan" "trailing 1s" \
 		    "trailing 0x10" "negative -0.5" "zero 0" "over-maximum 3601" \
@@ -176,7 +199,10 @@ values()
 	esac
 }
 
-# SHORT LONG KIND ("-" when there is no short letter).
+# SHORT LONG KIND [listener] ("-" when there is no short letter).  The
+# listener's own options run on a listener bound to 192.0.2.1 (TEST-NET-1,
+# not this host's): a bad value that wrongly passes fails at once, and on
+# a connecting side they would be refused for the role, not the value.
 table="A affinity cpus
 B bind name_only
 b buffer size_buf
@@ -194,12 +220,22 @@ w window size_buf
 - confidence confidence
 - csv name_only
 - fq-rate rate_fq
+- handshake-timeout seconds_hs listener
 - link-rate rate_link
+- max-bytes size_bytes listener
+- max-duration seconds_T listener
+- max-length size_l listener
+- max-pending uint_pending listener
+- max-pending-source uint_pending listener
+- max-rate rate_link listener
+- max-sockbuf size_buf listener
+- max-streams uint_P listener
 - mtu uint_mtu
 - plot name_only
 - psk name_only
 - rcvbuf size_buf
 - repeat uint_repeat
+- silent-timeout seconds_silent
 - sndbuf size_buf
 - sweep sweep
 - tos tos"
@@ -262,10 +298,11 @@ shown()
 }
 
 ncases=0
-while read -r short long kind; do
+while read -r short long kind role; do
 	grep -qx -- "$long" "$tmp/help.opts" || continue
 	base="$BASE"
 	[ "$long" != port ] || base="-t 127.0.0.1"
+	[ "$role" != listener ] || base="-r -p 9 -B 192.0.2.1"
 	# shellcheck disable=SC2086	# $base is a list of words
 	{
 		# missing: the option is the last word.
@@ -297,6 +334,19 @@ for o in -l -T -P -C -I; do
 	run_case "$o with a trailing newline: trailing" "$o" $BASE "$o" \
 	    "$(printf '8\nx')"
 	ncases=$((ncases + 1))
+done
+
+# The listener's limits on a connecting side: a usage error naming the
+# option, not a silently ignored one.
+for o in --handshake-timeout=5 --max-bytes=1G --max-duration=60 \
+    --max-length=1M --max-pending=10 --max-pending-source=2 --max-rate=1g \
+    --max-sockbuf=4M --max-streams=4; do
+	name=${o%%=*}
+	if grep -qx -- "${name#--}" "$tmp/help.opts"; then
+		# shellcheck disable=SC2086	# $BASE is a list of words
+		run_case "$o with a host: listener only" "$name" $BASE "$o"
+		ncases=$((ncases + 1))
+	fi
 done
 
 echo "# $ncases cases"
