@@ -70,9 +70,9 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_netns.sh
 	bash tests/mtu_netns.sh
 
-# Malformed messages, garbage connections and dead peers against a real
-# listener (about 80 s; timing bounds, so not repeated under ASan), and
-# 400+ bad option values.
+# Malformed messages, garbage connections, floods and dead peers (100
+# kills, 20 freezes) against real listeners (about 2 minutes; timing
+# bounds, so not repeated under ASan), and 600+ bad option values.
 check-hostile: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/hostile.sh
 
@@ -83,7 +83,13 @@ check-auth: $(BIN)
 check-options: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/options_bad.sh
 
-check: check-unit check-loopback check-man check-auth check-netns check-options
+# A listener's limits and deadlines against real and misbehaving clients,
+# --once, and running out of descriptors (loopback, about 20 s).
+check-limits: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/limits.sh
+
+check: check-unit check-loopback check-man check-auth check-netns \
+	check-options check-limits
 
 # Everything CI runs: lint, the checks, the hostile peers, then the checks
 # again under ASan+UBSan.
@@ -118,7 +124,8 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan
 
-.PHONY: bench-smoke all check check-all check-hostile check-options check-unit check-loopback check-man check-netns asan check-asan lint \
+.PHONY: bench-smoke all check check-all check-hostile check-limits \
+	check-options check-unit check-loopback check-man check-netns asan check-asan lint \
 	install clean
 .PRECIOUS: $(BUILD)/%.o
 

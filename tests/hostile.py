@@ -6,19 +6,27 @@ for every pass criterion:
 
   malformed  table-driven malformed or out-of-place control messages;
              each is answered (refuse/error) or closed within 1 s, or,
-             for "silence after a partial message", closed within the 5 s
-             handshake deadline + 1 s (those run concurrently).  A real
-             0.3 s test passes after every case that involved a session,
+             for "silence after a partial message", closed within the
+             listener's handshake timeout + 1 s (those run concurrently).  A real
+             0.1 s test passes after every case that involved a session,
              after every few of the others, and after every case class
              (after every case with --long).
   garbage    1,000 connect-and-close, then 64 connections trickling one
-             byte every 0.5 s from 127.0.0.2-9; a real 0.3 s test
+             byte every 0.5 s from 127.0.0.2-9; a real 0.1 s test
              completes within 1.5 s while they are open.
-  dead       senders SIGKILLed at random phases (fake clients stopped
-             after hello, accept, data connections, data, before and
-             after done; real clients killed 0-800 ms into -T 2): the
-             listener takes a new test within 1 s.  Senders frozen with
-             SIGSTOP: within the silent-peer timeout (10 s) + 1 s.
+  flood      one address (127.0.0.10) holds 300 silent connections, more
+             than the listener's --max-pending: all but its
+             --max-pending-source (16) are closed at once, and a real
+             test from 127.0.0.1 starts within 1 s, also while that
+             address keeps opening connections as fast as it can, and
+             while 20 addresses hold 16 each (320 > 256).
+  dead       100 senders SIGKILLed at random phases (fake clients
+             stopped after hello, accept, data connections, data, before
+             and after done; real clients killed 0-800 ms into -T 2): the
+             listener takes a new test within 1 s.  20 senders frozen
+             with SIGSTOP: within the silent-peer timeout + 1 s (the
+             caller runs the listener with a short one), and one frozen
+             against a second listener with the default timeout (10 s).
 
 Python 3 standard library only.  The listener is started by the caller
 (tests/hostile.sh) and named with --port and --pid.  Prints "ok - ..." or
@@ -28,6 +36,9 @@ marked "known failure" and still FAILS.
 
 Also the fake client that the dead-peer section runs as a child process
 and kills:  hostile.py fake --port P --phase PHASE
+and a client that sends more than it asked for (tests/limits.sh), which
+prints what the listener did as one JSON line:
+            hostile.py oversend --port P --gigebench GB --what WHAT
 """
 
 import argparse
@@ -44,11 +55,14 @@ import sys
 import threading
 import time
 
-HANDSHAKE_S = 5.0       # GB_HANDSHAKE_MS in src/ctl.h
-SILENT_S = 10.0         # GB_SILENT_MS in src/xfer.h
+# The listener's --handshake-timeout and --silent-timeout (set by --handshake
+# and --silent); these are the listener's defaults.
+HANDSHAKE_S = 5.0
+SILENT_S = 10.0
+DEFAULT_SILENT_S = 10.0
 ANSWER_S = 1.0          # a malformed message is answered or closed by then
 IDLE_AFTER_KILL_S = 1.0
-REAL_T = "0.3"          # the real test's -T
+REAL_T = "0.1"          # the real test's -T
 MAX_BODY = 64 * 1024    # PROTO_MAX_BODY
 
 HELLO, ACCEPT, REFUSE, DATA, START, DONE, RESULT, ERROR = range(1, 9)
@@ -409,7 +423,7 @@ def split_frames(data):
     return out
 
 
-def learn_protocol(gb, port):
+def learn_protocol(gb, port, length=("-T", REAL_T)):
     """Run a real client through a Proxy; take its hello and done.
 
     Returns (ok, detail); on success VERSION, PARAMS and SIDE hold what
@@ -419,7 +433,7 @@ def learn_protocol(gb, port):
     px = Proxy(port)
     try:
         p = subprocess.run([gb, "-t", "127.0.0.1", "-p", str(px.port),
-                            "-T", REAL_T, "-l", "16K"],
+                            "-l", "16K"] + list(length),
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            timeout=20)
     except subprocess.TimeoutExpired:
@@ -495,6 +509,8 @@ class Harness:
         self.gb = args.gigebench
         self.port = args.port
         self.pid = args.pid
+        self.port2 = args.default_port     # default timeouts, or None
+        self.pid2 = args.default_pid
         self.long = args.long
         self.tally = args.tally
         self.idle = None        # (fds, threads) before the first case
@@ -538,10 +554,10 @@ class Harness:
         except OSError:
             return False
 
-    def real(self, extra=(), seconds=REAL_T, timeout=20):
+    def real(self, extra=(), seconds=REAL_T, timeout=20, port=None):
         """Run a real client: (exit status, seconds taken, detail)."""
-        cmd = [self.gb, "-t", "127.0.0.1", "-p", str(self.port), "-T",
-               seconds, "--json"] + list(extra)
+        cmd = [self.gb, "-t", "127.0.0.1", "-p", str(port or self.port),
+               "-T", seconds, "--json"] + list(extra)
         t0 = time.monotonic()
         try:
             p = subprocess.run(cmd, stdout=subprocess.PIPE,
@@ -561,7 +577,7 @@ class Harness:
             return 98, took, "no bytes moved"
         return 0, took, "%d bytes in %.2f s" % (nbytes, took)
 
-    def wait_idle(self, t0, limit, retry=0.05, give_up=None):
+    def wait_idle(self, t0, limit, retry=0.05, give_up=None, port=None):
         """Retry real tests until one passes.
 
         Returns (ok, seconds from t0 to the launch of the test that
@@ -574,7 +590,7 @@ class Harness:
         odd = []
         while True:
             launch = time.monotonic()
-            rc, took, detail = self.real()
+            rc, took, detail = self.real(port=port)
             if rc == 0:
                 at = launch - t0
                 ok = at <= limit and not odd
@@ -650,8 +666,9 @@ def framing_cases():
          "answer"),
         ("length 0 start", frame(START, b""), want(ERROR), "answer"),
         ("length 0 error", frame(ERROR, b""), want(ERROR), "answer"),
+        # Since --psk, flag 0x0001 says "sealed": an error, then closed.
         ("hello with flags 0x0001", frame(HELLO, hb, flags=1),
-         want(REFUSE), "answer"),
+         None, "answer"),
         ("hello with flags 0xffff", frame(HELLO, hb, flags=0xffff),
          want(REFUSE), "answer"),
         ("length 100, 50 bytes, then our FIN",
@@ -1256,17 +1273,19 @@ def section_garbage(h):
 
     th = threading.Thread(target=trickle, daemon=True)
     th.start()
-    time.sleep(1.0)
+    # Both tests run while the handshake deadline still holds them open.
+    time.sleep(min(1.0, HANDSHAKE_S / 4))
     for n in range(2):
-        rc, took, detail = h.real()
         still = sum(1 for r in slow if r[3] is None)
+        rc, took, detail = h.real()
         h.t.check("a real test with the slow connections open completes "
                   "within 1.5 s (%d)" % (n + 1),
                   rc == 0 and took <= 1.5 and still == len(slow),
-                  "exit %d, %.2f s, %d of %d slow connections still open%s"
+                  "exit %d, %.2f s, %d of %d slow connections open at "
+                  "its start%s"
                   % (rc, took, still, len(slow),
                      "" if rc == 0 else ": " + detail))
-        time.sleep(0.5)
+        time.sleep(min(0.5, HANDSHAKE_S / 8))
     th.join()
     stop.set()
     limit = HANDSHAKE_S + 1.0
@@ -1280,6 +1299,116 @@ def section_garbage(h):
     for r in slow:
         r[0].close()
     h.real_check("after the slow connections")
+
+
+# ---------------------------------------------------------------- flood
+
+FLOOD_SRC = "127.0.0.10"
+PER_SOURCE = 16         # the listener's --max-pending-source (default)
+MAX_PENDING = 256       # its --max-pending (default)
+
+
+def open_silent(port, src, n):
+    """n connections from src that say nothing; those that fail too."""
+    socks, fails = [], 0
+    for _ in range(n):
+        try:
+            socks.append(connect(port, src, timeout=3.0))
+        except OSError:
+            fails += 1
+    return socks, fails
+
+
+def count_open(socks, settle=0.5):
+    """How many of socks the listener has not closed, after settle s."""
+    time.sleep(settle)
+    still = 0
+    for s in socks:
+        s.setblocking(False)
+        try:
+            still += s.recv(1) != b""
+        except BlockingIOError:
+            still += 1
+        except OSError:
+            pass
+    return still
+
+
+def close_all(socks):
+    for s in socks:
+        try:
+            s.close()
+        except OSError:
+            pass
+
+
+def flood_real(h, name):
+    """A real test from 127.0.0.1 during a flood: starts within 1 s."""
+    rc, took, detail = h.real()
+    start = took - float(REAL_T)
+    h.t.check("%s: a real test from 127.0.0.1 starts within 1 s" % name,
+              rc == 0 and start <= 1.0, "exit %d, %.2f s to start (%.2f s "
+              "in all)%s" % (rc, start, took, "" if rc == 0 else
+                             ": " + detail))
+    return start
+
+
+def section_flood(h):
+    print("# flood of silent connections", flush=True)
+    # One address holds more than the listener's total.
+    socks, fails = open_silent(h.port, FLOOD_SRC, 300)
+    still = count_open(socks)
+    h.t.check("300 silent connections from %s: all but %d closed at once"
+              % (FLOOD_SRC, PER_SOURCE), still == PER_SOURCE and not fails,
+              "%d still open, %d connects failed" % (still, fails))
+    worst = flood_real(h, "one address holds %d" % PER_SOURCE)
+
+    # The same address keeps opening connections as fast as it can.
+    stop = threading.Event()
+    made = [0]
+
+    def flooder():
+        live = []
+        while not stop.is_set():
+            try:
+                live.append(connect(h.port, FLOOD_SRC, timeout=3.0))
+                made[0] += 1
+            except OSError:
+                time.sleep(0.01)
+            if len(live) > 4 * PER_SOURCE:     # our own descriptors
+                close_all(live[:PER_SOURCE])
+                del live[:PER_SOURCE]
+        close_all(live)
+
+    th = threading.Thread(target=flooder, daemon=True)
+    th.start()
+    time.sleep(0.3)
+    for n in range(3):
+        worst = max(worst, flood_real(h, "one address floods (%d)" %
+                                      (n + 1)))
+    stop.set()
+    th.join(10)
+    h.t.check("the flooder opened connections throughout", made[0] > 100,
+              "%d connections" % made[0])
+
+    # 20 addresses hold 16 each: more than --max-pending in all.
+    srcs = ["127.0.0.%d" % i for i in range(11, 31)]
+    many = []
+    for src in srcs:
+        got, fails = open_silent(h.port, src, PER_SOURCE)
+        many += got
+    still = count_open(many)
+    h.t.check("20 addresses x %d silent connections: at most %d stay "
+              "open" % (PER_SOURCE, MAX_PENDING), MAX_PENDING - PER_SOURCE
+              <= still <= MAX_PENDING, "%d of %d still open" % (
+                  still, len(many)))
+    worst = max(worst, flood_real(h, "%d addresses hold %d" % (
+        len(srcs), still)))
+    close_all(many)
+    close_all(socks)
+    print("# flood: a real test started at most %.2f s after launch" %
+          worst, flush=True)
+    h.real_check("after the flood")
 
 
 # ------------------------------------------------------------ dead peers
@@ -1351,19 +1480,21 @@ def fake_main(args):
 class Peer:
     """A child we will kill or freeze: a fake client or a real one."""
 
-    def __init__(self, h, kind, phase=None, reverse=False, streams=1):
+    def __init__(self, h, kind, phase=None, reverse=False, streams=1,
+                 port=None):
         self.h = h
         self.kind = kind
         self.phase = phase
+        port = port or h.port
         src = h.rng.choice(SOURCES)
         if kind == "fake":
-            cmd = [sys.executable, h.me, "fake", "--port", str(h.port),
+            cmd = [sys.executable, h.me, "fake", "--port", str(port),
                    "--phase", phase, "--src", src]
             self.label = "fake client, %s" % phase
         else:
             mode = h.rng.choice([None] + h.modes) if h.modes else None
             cmd = [h.gb, "-r" if reverse else "-t", "127.0.0.1", "-p",
-                   str(h.port), "-T", "2", "-P", str(streams), "-B", src,
+                   str(port), "-T", "2", "-P", str(streams), "-B", src,
                    "-q"] + ([mode] if mode else [])
             self.label = "real %s client -P %d%s" % (
                 "reverse" if reverse else "forward", streams,
@@ -1406,11 +1537,34 @@ def dead_plan(h, n):
     return plan
 
 
+def freeze_one(h, name, kind, phase, rev, limit, port=None):
+    """SIGSTOP a peer where it is, then wait for the listener to be idle."""
+    peer = Peer(h, kind, phase, rev, h.rng.randint(1, 4), port=port)
+    if not peer.reach(h.rng.uniform(0.2, 0.8) if kind == "real" else 0.05):
+        peer.reap()
+        h.t.check("%s: %s reaches its phase" % (name, peer.label), False)
+        return
+    peer.signal(signal.SIGSTOP)
+    t0 = time.monotonic()
+    # The fast variant gives up at the limit (then kills the peer);
+    # --long measures how long the listener really stays busy.
+    ok, at, detail = h.wait_idle(t0, limit, retry=0.25,
+                                 give_up=None if h.long else limit,
+                                 port=port)
+    h.t.check("%s (%s): idle within %.0f s, next test passes" % (
+        name, peer.label, limit), ok, detail)
+    peer.reap()
+    if port is None:
+        h.real_check(name + " killed")
+    return at
+
+
 def section_dead(h):
-    kills = 100 if h.long else 30
-    freezes = 20 if h.long else 2
-    print("# dead peers: %d SIGKILLs, %d SIGSTOPs" % (kills, freezes),
-          flush=True)
+    kills, freezes = 100, 20
+    print("# dead peers: %d SIGKILLs, %d SIGSTOPs (silent-peer timeout "
+          "%.1f s)%s" % (kills, freezes, SILENT_S, ", 1 SIGSTOP with the "
+                         "default timeout" if h.port2 else ""), flush=True)
+    k0 = time.monotonic()
     for i, (kind, phase, rev, streams) in enumerate(dead_plan(h, kills)):
         peer = Peer(h, kind, phase, rev, streams)
         delay = h.rng.uniform(0, 0.8) if kind == "real" else \
@@ -1434,51 +1588,130 @@ def section_dead(h):
         if not h.alive():
             h.t.check("listener is still running", False)
             return
+    print("# %d kills: %.1f s" % (kills, time.monotonic() - k0), flush=True)
     # Frozen peers: real senders mid-data first, then the fakes' phases.
     variants = [("real", None, False), ("real", None, True)] + [
         ("fake", ph, False) for ph in FAKE_PHASES if ph != "connected"]
     limit = SILENT_S + 1.0
+    f0 = time.monotonic()
+    worst = 0.0
     for i in range(freezes):
         kind, phase, rev = variants[i % len(variants)]
-        peer = Peer(h, kind, phase, rev, h.rng.randint(1, 4))
-        name = "freeze %d" % (i + 1)
-        if not peer.reach(h.rng.uniform(0.2, 0.8) if kind == "real" else
-                          0.05):
-            peer.reap()
-            h.t.check("%s: %s reaches its phase" % (name, peer.label), False)
+        at = freeze_one(h, "freeze %d" % (i + 1), kind, phase, rev, limit)
+        if at is not None:
+            worst = max(worst, at)
+    print("# %d freezes: %.1f s, idle at most %.2f s after a freeze" % (
+        freezes, time.monotonic() - f0, worst), flush=True)
+    if h.port2:
+        at = freeze_one(h, "freeze with the default timeout", "real", None,
+                        False, DEFAULT_SILENT_S + 1.0, port=h.port2)
+        if at is not None:
+            print("# default timeout: idle %.2f s after the freeze" % at,
+                  flush=True)
+
+
+# ------------------------------------------------------------- oversend
+
+OVERSEND = {
+    # what: (hello params, seconds to keep sending at most)
+    "nbuf": ({"nbuf": 100, "buflen": 65536, "duration_ms": 3000}, 20),
+    "duration": ({"duration_ms": 1000}, 30),
+    "bytes": ({"duration_ms": 10000}, 20),
+}
+
+
+def oversend_main(args):
+    """Ask for a test, then send more than asked; report what happened.
+
+    Prints one JSON line: {"cut": true when the listener ended the data
+    connection, "seconds" from start to the cut, "sent" bytes written,
+    "error": the listener's error message or null, "setup": null or why
+    the test did not start}.
+    """
+    # A listener with --max-bytes takes a short test by count.
+    ok, detail = learn_protocol(args.gigebench, args.learn_port or
+                                args.port, ("-n", "10"))
+    out = {"cut": False, "seconds": None, "sent": 0, "error": None,
+           "setup": None if ok else detail}
+    params, limit = OVERSEND[args.what]
+    f = None
+    try:
+        f = Fake(args.port, **params)
+        f.setup()
+    except (OSError, ValueError, Closed, TimeoutError) as e:
+        out["setup"] = repr(e)
+        print(json.dumps(out), flush=True)
+        return 1
+    d = f.data[0]
+    d.settimeout(0.2)
+    chunk = b"g" * 65536
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < limit:
+        try:
+            out["sent"] += d.send(chunk)
+        except (socket.timeout, BlockingIOError):
             continue
-        peer.signal(signal.SIGSTOP)
-        t0 = time.monotonic()
-        # The fast variant gives up at the limit (then kills the peer);
-        # --long measures how long the listener really stays busy.
-        ok, at, detail = h.wait_idle(t0, limit, retry=0.25,
-                                     give_up=None if h.long else limit)
-        h.t.check("%s (%s): idle within %.0f s, next test passes" % (
-            name, peer.label, limit), ok, detail)
-        peer.reap()
-        h.real_check(name + " killed")
+        except OSError:
+            out["cut"] = True
+            break
+        # A FIN from the listener: its side is done with us.
+        r, _, _ = select.select([d], [], [], 0)
+        if r:
+            try:
+                if d.recv(65536) == b"":
+                    out["cut"] = True
+                    break
+            except OSError:
+                out["cut"] = True
+                break
+    out["seconds"] = round(time.monotonic() - t0, 3)
+    _, msgs = f.rd.outcome(3.0)
+    for t, body in msgs:
+        if t == ERROR and isinstance(body, dict):
+            out["error"] = body.get("message")
+    f.close()
+    print(json.dumps(out), flush=True)
+    return 0
 
 
 def main():
+    global HANDSHAKE_S, SILENT_S
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd")
     fk = sub.add_parser("fake")
     fk.add_argument("--port", type=int, required=True)
     fk.add_argument("--phase", choices=FAKE_PHASES, required=True)
     fk.add_argument("--src", default=None)
+    ov = sub.add_parser("oversend")
+    ov.add_argument("--port", type=int, required=True)
+    ov.add_argument("--gigebench", required=True)
+    ov.add_argument("--what", choices=sorted(OVERSEND), required=True)
+    ov.add_argument("--learn-port", type=int, default=None,
+                    help="learn the protocol from this listener (a --once "
+                    "one would end with the real test that takes)")
     ap.add_argument("--gigebench", default="build/gigebench")
     ap.add_argument("--port", type=int)
     ap.add_argument("--pid", type=int)
     ap.add_argument("--long", action="store_true")
+    ap.add_argument("--handshake", type=float, default=HANDSHAKE_S,
+                    help="the listener's --handshake-timeout")
+    ap.add_argument("--silent", type=float, default=SILENT_S,
+                    help="the listener's --silent-timeout")
+    ap.add_argument("--default-port", type=int, default=None,
+                    help="a second listener with the default timeouts")
+    ap.add_argument("--default-pid", type=int, default=None)
     ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--only", choices=["malformed", "garbage", "dead"],
-                    action="append")
+    ap.add_argument("--only", choices=["malformed", "garbage", "flood",
+                                       "dead"], action="append")
     ap.add_argument("--tally", help="write 'PASSED FAILED' here instead "
                     "of printing the summary line")
     args = ap.parse_args()
+    HANDSHAKE_S, SILENT_S = args.handshake, args.silent
     if args.cmd == "fake":
         import_protocol()
         return fake_main(args)
+    if args.cmd == "oversend":
+        return oversend_main(args)
     if args.port is None or args.pid is None:
         ap.error("--port and --pid are needed")
     if args.seed is None:
@@ -1497,7 +1730,8 @@ def main():
     export_protocol()
     t0 = time.monotonic()
     for name, fn in [("malformed", section_malformed),
-                     ("garbage", section_garbage), ("dead", section_dead)]:
+                     ("garbage", section_garbage), ("flood", section_flood),
+                     ("dead", section_dead)]:
         if args.only and name not in args.only:
             continue
         s0 = time.monotonic()
