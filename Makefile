@@ -68,6 +68,7 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/netns_check.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_netns.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/vanish_netns.sh
 	bash tests/mtu_netns.sh
 
 # Malformed messages, garbage connections, floods and dead peers (100
