@@ -158,6 +158,21 @@ stream_recv(struct stream *s)
 		stream_error(s, s->m.what, errno);
 }
 
+/*
+ * One stream failed, so the test has: unblock the others now rather than
+ * let each wait out its own silent-peer timeout, which may have started
+ * later.  Their errors, consequences of this one, are not recorded.
+ */
+static void
+streams_stop(struct xfer *x)
+{
+	unsigned i;
+
+	atomic_store(&x->stop, 2);
+	for (i = 0; i < x->n; i++)
+		shutdown(x->s[i].fd, SHUT_RDWR);
+}
+
 static void *
 stream_main(void *arg)
 {
@@ -169,6 +184,8 @@ stream_main(void *arg)
 		stream_send(s);
 	else
 		stream_recv(s);
+	if (s->error[0] != '\0')
+		streams_stop(x);
 	clock_gettime(CLOCK_MONOTONIC, &s->end);
 	s->m.cpu = sched_getcpu();
 	tcpinfo_read(s->fd, &s->ti);

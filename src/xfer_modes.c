@@ -305,33 +305,55 @@ mode_zc_reap(struct xfer_mode *m)
 	}
 }
 
+static int64_t
+mode_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /*
- * Wait until a completion arrives.  POLLERR stands for a queued
- * notification or a socket error; POLLHUP alone for a connection that will
- * complete nothing more (the peer left, or xfer_abort shut it down).
+ * Wait until the send in ring slot `slot` completes (any completion when
+ * slot is XFER_ZC_RING).  POLLERR stands for a queued notification or a
+ * socket error; POLLHUP alone for a connection that will complete nothing
+ * more (the peer left, or xfer_abort shut it down).  The wait for one
+ * slot is bounded by the silent-peer timeout as a whole, as a blocking
+ * send() of one buffer is by SO_SNDTIMEO: a frozen peer's kernel may go
+ * on taking a trickle of data, whose completions must not restart it.
  */
 static int
-mode_zc_wait(struct xfer_mode *m)
+mode_zc_wait(struct xfer_mode *m, unsigned slot)
 {
 	struct pollfd pfd = { .fd = m->fd, .events = 0 };
 	socklen_t len = sizeof(int);
+	int64_t left, deadline = mode_now_ms() + m->silent_ms;
 	int got, rc, soerr = 0;
 
+	m->what = "waiting for zero-copy completions";
 	for (;;) {
-		if ((got = mode_zc_reap(m)) != 0)
-			return got < 0 ? -1 : 0;
-		rc = poll(&pfd, 1, m->silent_ms);
-		m->what = "waiting for zero-copy completions";
+		if ((got = mode_zc_reap(m)) < 0)
+			return -1;
+		if (got > 0 && (slot >= XFER_ZC_RING || !m->zc_busy[slot]))
+			return 0;
+		if ((left = deadline - mode_now_ms()) <= 0) {
+			errno = EAGAIN;
+			return -1;
+		}
+		rc = poll(&pfd, 1, (int)left);
 		if (rc == -1 && errno == EINTR)
 			continue;
 		if (rc == -1)
 			return -1;
-		if (rc == 0) {
-			errno = EAGAIN;
+		if (rc == 0)
+			continue;	/* the deadline says so above */
+		if ((got = mode_zc_reap(m)) < 0)
 			return -1;
-		}
-		if ((got = mode_zc_reap(m)) != 0)
-			return got < 0 ? -1 : 0;
+		if (got > 0 && (slot >= XFER_ZC_RING || !m->zc_busy[slot]))
+			return 0;
+		if (got > 0)
+			continue;
 		if (getsockopt(m->fd, SOL_SOCKET, SO_ERROR, &soerr,
 		    &len) == 0 && soerr != 0) {
 			errno = soerr;
@@ -355,7 +377,7 @@ mode_zc_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 			break;
 		slot = (unsigned)(m->zc_sends % m->nring);
 		if (m->zc_busy[slot]) {		/* the ring is full */
-			if (mode_zc_wait(m) == -1)
+			if (mode_zc_wait(m, slot) == -1)
 				return -1;
 			continue;
 		}
@@ -372,7 +394,7 @@ mode_zc_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 		} else if (n == -1 && errno == ENOBUFS &&
 		    m->zc_sends > m->zc_completions) {
 			/* net.core.optmem_max or RLIMIT_MEMLOCK: wait. */
-			if (mode_zc_wait(m) == -1)
+			if (mode_zc_wait(m, XFER_ZC_RING) == -1)
 				return -1;
 		} else if (n == -1 && errno != EINTR) {
 			m->what = errno == ENOBUFS ? "send(MSG_ZEROCOPY) with "

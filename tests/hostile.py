@@ -23,9 +23,10 @@ for every pass criterion:
   dead       100 senders SIGKILLed at random phases (fake clients
              stopped after hello, accept, data connections, data, before
              and after done; real clients killed 0-800 ms into -T 2): the
-             listener takes a new test within 1 s.  20 senders frozen
+             listener takes a new test within 1 s.  20 peers frozen
              with SIGSTOP: within the silent-peer timeout + 1 s (the
-             caller runs the listener with a short one), and one frozen
+             caller runs the listener with a short one), + 1.5 s for the
+             few that receive (see freeze_one), and one sender frozen
              against a second listener with the default timeout (10 s).
 
 Python 3 standard library only.  The listener is started by the caller
@@ -1537,8 +1538,18 @@ def dead_plan(h, n):
     return plan
 
 
-def freeze_one(h, name, kind, phase, rev, limit, port=None):
-    """SIGSTOP a peer where it is, then wait for the listener to be idle."""
+def freeze_one(h, name, kind, phase, rev, silent, port=None):
+    """SIGSTOP a peer where it is, then wait for the listener to be idle.
+
+    A frozen sender goes silent at once: idle within the silent-peer
+    timeout + 1 s.  A frozen receiver (a reverse test) does not: its
+    kernel goes on taking data until its receive buffer is full (TCP
+    autotunes it up to tcp_rmem's maximum, 32 MiB here, and -Z's copies
+    on loopback fill it slowly: up to 0.6 s measured), and the listener's
+    data path is silent only from then: 0.5 s more.
+    """
+    receiver = rev or phase == "receiving"
+    limit = silent + (1.5 if receiver else 1.0)
     peer = Peer(h, kind, phase, rev, h.rng.randint(1, 4), port=port)
     if not peer.reach(h.rng.uniform(0.2, 0.8) if kind == "real" else 0.05):
         peer.reap()
@@ -1548,10 +1559,11 @@ def freeze_one(h, name, kind, phase, rev, limit, port=None):
     t0 = time.monotonic()
     # The fast variant gives up at the limit (then kills the peer);
     # --long measures how long the listener really stays busy.
-    ok, at, detail = h.wait_idle(t0, limit, retry=0.25,
+    ok, at, detail = h.wait_idle(t0, limit,
+                                 retry=0.05 if limit < 5 else 0.25,
                                  give_up=None if h.long else limit,
                                  port=port)
-    h.t.check("%s (%s): idle within %.0f s, next test passes" % (
+    h.t.check("%s (%s): idle within %.1f s, next test passes" % (
         name, peer.label, limit), ok, detail)
     peer.reap()
     if port is None:
@@ -1592,19 +1604,19 @@ def section_dead(h):
     # Frozen peers: real senders mid-data first, then the fakes' phases.
     variants = [("real", None, False), ("real", None, True)] + [
         ("fake", ph, False) for ph in FAKE_PHASES if ph != "connected"]
-    limit = SILENT_S + 1.0
     f0 = time.monotonic()
     worst = 0.0
     for i in range(freezes):
         kind, phase, rev = variants[i % len(variants)]
-        at = freeze_one(h, "freeze %d" % (i + 1), kind, phase, rev, limit)
+        at = freeze_one(h, "freeze %d" % (i + 1), kind, phase, rev,
+                        SILENT_S)
         if at is not None:
             worst = max(worst, at)
     print("# %d freezes: %.1f s, idle at most %.2f s after a freeze" % (
         freezes, time.monotonic() - f0, worst), flush=True)
     if h.port2:
         at = freeze_one(h, "freeze with the default timeout", "real", None,
-                        False, DEFAULT_SILENT_S + 1.0, port=h.port2)
+                        False, DEFAULT_SILENT_S, port=h.port2)
         if at is not None:
             print("# default timeout: idle %.2f s after the freeze" % at,
                   flush=True)
