@@ -179,6 +179,11 @@ check-all:
 bench-smoke: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash bench/run.sh --smoke
 
+# Resident size of both ends over a 60 s test and 1,000 back-to-back
+# tests (bench/README.md, "Memory"); about 10 minutes.
+bench-memory: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash bench/memory.sh
+
 lint:
 	mandoc -Tlint -W warning man/gigebench.1
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
@@ -192,7 +197,7 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan
 
-.PHONY: bench-smoke all check check-all check-hostile check-options check-unit \
+.PHONY: bench-smoke bench-memory all check check-all check-hostile check-options check-unit \
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean
