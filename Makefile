@@ -1,10 +1,14 @@
 # gigebench: one plain Makefile (see ../shared/STYLE.md, habit 11).
 #
 #   make                 build build/gigebench
-#   make check           unit tests (cmocka) and loopback/namespace tests
+#   make check           unit tests (cmocka), loopback, namespace,
+#                        unprivileged-listener and soak tests
 #   make asan            build with ASan+UBSan into build-asan/
-#   make check-asan      the whole check under ASan+UBSan
-#   make check-all       check, then check-asan (what CI runs)
+#   make check-asan      the checks that ASan+UBSan add to (see below)
+#   make check-all       what CI runs: lint, check, the hostile peers,
+#                        check-asan, the fuzz targets; about 8 minutes
+#   make soak-long       the issue's soak at full length, and under
+#                        valgrind (not in CI: about 10 minutes)
 #   make lint            mandoc -Tlint on the man page, cppcheck
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -63,6 +67,10 @@ check-loopback: $(BIN)
 check-man: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) sh tests/man.sh
 
+# Sweeps on loopback: the sweep runner, table, CSV, JSON and plot.
+check-sweep: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_lo.sh
+
 # Namespace test bed (root; prints SKIP with the reason otherwise).
 check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/netns_check.sh
@@ -70,6 +78,30 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/vanish_netns.sh
 	bash tests/mtu_netns.sh
+
+check-capture: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
+
+# The listener as nobody, with contrib/gigebench.service's address
+# families (root; prints SKIP with the reason otherwise).
+check-unpriv: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/unpriv.sh
+
+# Issue 6's soak: 1,000 sequential tests of mixed settings, short ones
+# (about a minute); fds and threads back to idle after each, VmRSS
+# growth at most 1 MiB.  Under ASan (check-asan): 100 of them with
+# LeakSanitizer on the listener.  soak-long: full-length tests, and 100
+# under valgrind.
+check-soak: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/soak.sh --quick
+
+check-soak-lsan: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) GIGEBENCH_ASAN=$(abspath $(BIN)) \
+	    bash tests/soak.sh --asan 100 --quick
+
+soak-long: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/soak.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/soak.sh --valgrind 100
 
 # Malformed messages, garbage connections, floods and dead peers (100
 # kills, 20 freezes) against real listeners (about 2 minutes; timing
@@ -89,21 +121,69 @@ check-options: $(BIN)
 check-limits: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/limits.sh
 
-check: check-unit check-loopback check-man check-auth check-netns \
-	check-options check-limits
-
-# Everything CI runs: lint, the checks, the hostile peers, then the checks
-# again under ASan+UBSan.
-check-all: lint check check-hostile check-asan
+CHECKS	= check-unit check-loopback check-man check-sweep check-auth \
+	  check-limits check-netns check-options check-unpriv check-soak
+check: $(CHECKS)
 
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -fno-sanitize-recover=all
+ASAN_MAKE = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(MAKE) BUILD=build-asan CFLAGS="-O1 -g" SANFLAGS="$(SAN)"
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g" SANFLAGS="$(SAN)" all
+	+$(ASAN_MAKE) all
+
+# What ASan+UBSan add to: the unit tests, every loopback test (all data
+# paths, both directions, the listener's refusals, garbage peers), the
+# sweep runner, the option parser's 400 bad values, --capture's packet
+# parsing on a veth, and the soak's leak check.  Not repeated under ASan
+# (make check runs them with the plain build):
+# - tests/netns_check.sh: the emulated link's accuracy and the counters
+#   against the test's own readings.  Measurements, not memory: its code
+#   (the data path, the /proc and /sys readers, the context) is what
+#   check-loopback runs under ASan, with veth fixtures in the unit tests.
+# - tests/sweep_netns.sh: MTU sweeps and signals; the sweep runner is
+#   check-sweep's under ASan, and mtu.c is test_mtu's (its namespace
+#   cases run in check-unit as root) and mtu_netns.sh's.
+# - tests/mtu_netns.sh: builds its own ASan+UBSan probe whatever the
+#   build, so a second run repeats the first.
+# - tests/unpriv.sh: privileges, not memory; the listener's code paths
+#   are check-loopback's.
+# - tests/hostile.sh: timing bounds (see check-hostile).
+# - tests/limits.sh: deadlines and descriptor exhaustion; bounds.c and
+#   srccap.c are unit-tested under ASan, and the pending-connection and
+#   refusal paths are check-loopback's and check-auth's.
+# Together about 70 s saved.
+ASAN_CHECKS = check-unit check-loopback check-man check-sweep check-auth \
+	  check-options check-capture check-soak-lsan
 
 check-asan:
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    $(MAKE) BUILD=build-asan CFLAGS="-O1 -g" SANFLAGS="$(SAN)" check
+	+$(ASAN_MAKE) $(ASAN_CHECKS)
+
+# Every build check-all needs, and lint, two at a time.  ("+": the
+# sub-makes that $(ASAN_MAKE) hides share the job slots.)
+build-all:
+	@$(MAKE) --no-print-directory -j2 lint build-tests asan-build \
+	    $(FUZZ_BINS)
+build-tests: $(BIN) $(TESTS)
+asan-build:
+	+$(ASAN_MAKE) build-tests
+check-asan-%:
+	+$(ASAN_MAKE) check-$*
+
+# Everything CI runs, in the order that keeps a 2-CPU machine busy
+# without putting load under a timing check.  The plain checks and the
+# hostile peers run alone (netns_check.sh and sweep_netns.sh hold
+# throughput to 0.5-1 % of a link, hostile.sh holds answers to 1 s), and
+# so do the ASan checks.  Then the fuzz targets, two at a time, each 60 s
+# or 1,000,000 runs (fuzz/fuzz.mk); the option checks, plain and ASan,
+# which measure nothing, take the CPU the fifth target leaves free, and
+# add 2 s instead of 20.  About 8 minutes on 2 CPUs.
+check-all:
+	@$(MAKE) --no-print-directory build-all
+	$(MAKE) $(filter-out check-options,$(CHECKS)) check-hostile
+	$(ASAN_MAKE) $(filter-out check-options,$(ASAN_CHECKS))
+	$(MAKE) fuzz-replay
+	@$(MAKE) --no-print-directory -j2 -k -Otarget fuzz-check-options
 
 # libFuzzer targets (fuzz/fuzz.mk): make fuzz (short, CI), make fuzz-long.
 -include fuzz/fuzz.mk
@@ -111,6 +191,11 @@ check-asan:
 # The benchmark is not a test; CI only checks that one short round runs.
 bench-smoke: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash bench/run.sh --smoke
+
+# Resident size of both ends over a 60 s test and 1,000 back-to-back
+# tests (bench/README.md, "Memory"); about 10 minutes.
+bench-memory: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash bench/memory.sh
 
 lint:
 	mandoc -Tlint -W warning man/gigebench.1
@@ -125,9 +210,11 @@ install: $(BIN)
 clean:
 	rm -rf build build-asan
 
-.PHONY: bench-smoke all check check-all check-hostile check-limits \
-	check-options check-unit check-loopback check-man check-netns asan check-asan lint \
-	install clean
+.PHONY: bench-smoke bench-memory all check check-all check-hostile check-options check-unit \
+	check-loopback check-man check-sweep check-netns check-capture \
+	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
+	build-all build-tests check-asan lint install clean check-auth \
+	check-limits
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

@@ -7,7 +7,7 @@
  *	$ cc -O2 -o cpuwrap bench/cpuwrap.c
  *	$ ./cpuwrap /tmp/cpu ./bareloop -l 1M -T 2 >/dev/null; cat /tmp/cpu
  *	procs=1 utime_ticks=0 stime_ticks=86 cutime_ticks=0 cstime_ticks=193
- *	clk_tck=100 cpu_s=2.790000 ru_cpu_s=2.796431 status=0
+ *	clk_tck=100 cpu_s=2.790000 ru_cpu_s=2.796431 maxrss_kib=2816 status=0
  *
  * (one line in the file; bareloop's receiver is the process, its sender a
  * child it reaps itself, hence cstime)
@@ -27,7 +27,9 @@
  *   process reaped here is the tree's CPU time, each counted once.
  * - The rusage that wait4() returns for the same process is added up too
  *   (ru_cpu_s) as a cross-check at microsecond resolution; the two agree
- *   to a clock tick per process.
+ *   to a clock tick per process.  Its ru_maxrss, the process's peak
+ *   resident size, gives maxrss_kib: the largest of the tree's processes
+ *   (bench/memory.sh reads it).
  *
  * SIGINT, SIGTERM and SIGHUP sent to the wrapper are passed on to its
  * children (found by their PPid, so daemons reparented here get them
@@ -56,6 +58,7 @@ struct cpu_total {
 	int			 procs;
 	unsigned long long	 ticks[4];	/* utime stime cutime cstime */
 	double			 ru_s;
+	long			 maxrss_kib;	/* largest ru_maxrss */
 };
 
 static volatile sig_atomic_t forward_sig;
@@ -186,6 +189,8 @@ reap_all(pid_t cmd, struct cpu_total *t)
 		t->procs++;
 		t->ru_s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 		    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		if (ru.ru_maxrss > t->maxrss_kib)
+			t->maxrss_kib = ru.ru_maxrss;
 		if (pid == cmd) {
 			if (WIFEXITED(status))
 				cmd_status = WEXITSTATUS(status);
@@ -243,10 +248,10 @@ main(int argc, char *argv[])
 	}
 	fprintf(out, "procs=%d utime_ticks=%llu stime_ticks=%llu "
 	    "cutime_ticks=%llu cstime_ticks=%llu clk_tck=%ld cpu_s=%.6f "
-	    "ru_cpu_s=%.6f status=%d\n", t.procs, t.ticks[0], t.ticks[1],
-	    t.ticks[2], t.ticks[3], hz,
+	    "ru_cpu_s=%.6f maxrss_kib=%ld status=%d\n", t.procs, t.ticks[0],
+	    t.ticks[1], t.ticks[2], t.ticks[3], hz,
 	    (double)(t.ticks[0] + t.ticks[1] + t.ticks[2] + t.ticks[3]) / hz,
-	    t.ru_s, status);
+	    t.ru_s, t.maxrss_kib, status);
 	if (fclose(out) == EOF) {
 		perror(argv[1]);
 		return 2;

@@ -2,7 +2,8 @@
 # fuzz/README for what each target feeds and checks.
 #
 #   make fuzz          each target 60 s or 1,000,000 runs, two at a time;
-#                      fails on any finding (what CI runs)
+#                      fails on any finding (check-all runs the same
+#                      runs, as fuzz-check-options)
 #   make fuzz-long     each target 10 minutes
 #   make fuzz-replay   run the seeds and fuzz/crashes/ once, no fuzzing
 #   make fuzz-build    only build build-fuzz/fuzz_*
@@ -112,6 +113,12 @@ fuzz: fuzz-build
 fuzz-long:
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=600 FUZZ_RUNS=-1
 
+# check-all's last step (run with -j2): the fuzz runs, and then, in the
+# slot the fifth target leaves free, the option checks, plain and ASan
+# (CPU only, no timing bounds).  Prerequisites start in this order.
+fuzz-check-options: $(FUZZ_TARGETS:%=fuzz-run-%) check-options \
+	    check-asan-options
+
 # The seeds and the saved crashes, once each: a regression check.
 fuzz-replay-%: $(FUZZ_BUILD)/%
 	@mkdir -p $(FUZZ_BUILD)/logs
@@ -167,7 +174,8 @@ fuzz-clean:
 # "make clean" removes the fuzz build too.
 clean: fuzz-clean
 
-.PHONY: fuzz fuzz-long fuzz-build fuzz-replay fuzz-seeds fuzz-clean
+.PHONY: fuzz fuzz-long fuzz-build fuzz-replay fuzz-seeds fuzz-clean \
+	fuzz-check-options
 .PRECIOUS: $(FUZZ_BUILD)/obj/%.o
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_UTIL:.o=.d) $(FUZZ_BINS:=.d)

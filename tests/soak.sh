@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 #
 # soak.sh: many sequential tests of mixed settings against one listener
-# (issue 6).  Not part of make check.
+# (issue 6).
 #
 #	GIGEBENCH=build/gigebench bash tests/soak.sh [--count N] [--seed S]
 #	bash tests/soak.sh --valgrind N	  the listener under valgrind
 #	bash tests/soak.sh --asan N	  the listener is build-asan/gigebench
 #					  (or $GIGEBENCH_ASAN), LSan on
+#	bash tests/soak.sh --quick ...	  short tests (what make check runs)
+#
+# make check runs "--quick" (1,000 tests, about a minute) and make
+# check-asan "--asan 100 --quick"; make soak-long runs the full-length
+# tests below and make soak-valgrind the valgrind variant.
 #
 # Each test draws -P 1-4, -l 16K-1M, -r (the listener transmits), -D,
 # -n COUNT instead of -T, and -i; and, when the build has them, a data
 # path (-Z, --sendfile, --skip-rx-copy, --splice) with -A, --tos or
-# --fq-rate.  After every test the listener's open
+# --fq-rate.  Tests last 0.1-0.3 s, or move 8-32 MiB per stream; with
+# --quick most move 1-8 MiB per stream and the rest last 0.1 s (the
+# shortest -T), so that what is soaked is the listener's set-up and
+# tear-down of a test, a thousand times, rather than its data path.  After every test the listener's open
 # descriptors (/proc/PID/fd) and threads (/proc/PID/status) must be back
 # to the counts it had before the first test, within 2 s (10 s under
 # valgrind).  Over the run its VmRSS may grow by at most 1 MiB (plain
@@ -42,6 +50,7 @@ GB=${GIGEBENCH:-$top/build/gigebench}
 GB_ASAN=${GIGEBENCH_ASAN:-$top/build-asan/gigebench}
 count=1000
 mode=plain
+quick=0
 seed=${RANDOM}${RANDOM}
 
 need_n()
@@ -54,6 +63,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--count) need_n "$1" "${2:-}"; count=$2; shift ;;
 	--seed) need_n "$1" "${2:-}"; seed=$2; shift ;;
+	--quick) quick=1 ;;
 	--valgrind | --asan)
 		mode=${1#--}
 		count=100
@@ -63,7 +73,7 @@ while [ $# -gt 0 ]; do
 		esac
 		;;
 	*) echo "usage: soak.sh [--count N] [--valgrind [N]] [--asan [N]]" \
-	       "[--seed S]" >&2
+	       "[--quick] [--seed S]" >&2
 	   exit 2 ;;
 	esac
 	shift
@@ -97,15 +107,27 @@ finish()
 	exit $?
 }
 
+# Both read /proc with shell builtins only: a fork per reading would be
+# most of a quick test's cost.
 counts()	# counts PID: "FDS THREADS"
 {
-	local fds thr
-	# shellcheck disable=SC2012	# /proc fd names are numbers
-	fds=$(ls "/proc/$1/fd" | wc -l)
-	thr=$(awk '/^Threads:/ { print $2 }' "/proc/$1/status")
+	local fd k v thr="" fds=0
+	for fd in "/proc/$1/fd/"*; do
+		[ -e "$fd" ] || [ -L "$fd" ] || continue
+		fds=$((fds + 1))
+	done
+	while read -r k v _; do
+		[ "$k" != Threads: ] || thr=$v
+	done <"/proc/$1/status"
 	echo "$fds $thr"
 }
-rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+rss_kib()
+{
+	local k v
+	while read -r k v _; do
+		[ "$k" != VmRSS: ] || { echo "$v"; return; }
+	done <"/proc/$1/status"
+}
 
 listener=$GB
 settle=20	# tenths of a second for the counts to come back
@@ -167,14 +189,15 @@ if [ "$up" -ne 1 ]; then
 fi
 idle=$(counts "$srv")
 rss0=$(rss_kib "$srv")
-echo "# soak: $count tests, mode $mode, seed $seed, port $port"
+echo "# soak: $count tests, mode $mode, quick $quick, seed $seed, port $port"
 echo "# idle listener: fds threads = $idle, VmRSS $rss0 KiB"
 
 # wait_idle: the listener's fds and threads back to idle; sets $now.
 wait_idle()
 {
+	local n
 	now=""
-	for _ in $(seq 1 "$settle"); do
+	for ((n = 0; n < settle; n++)); do
 		kill -0 "$srv" 2>/dev/null || break
 		now=$(counts "$srv")
 		[ "$now" = "$idle" ] && break
@@ -182,18 +205,20 @@ wait_idle()
 	done
 }
 
+warm_t=0.2
+[ "$quick" -eq 0 ] || warm_t=0.1
 for w in "-t -l 1M" "-r -l 1M" "-t -l 512K" "-r -l 512K" "-t -l 256K" \
     "-r -l 256K"; do
 	# shellcheck disable=SC2086	# three words
 	set -- $w
 	rc=0
-	timeout 60 "$GB" "$1" 127.0.0.1 -p "$port" -q -P 4 "$2" "$3" -T 0.2 \
-	    >"$tmp/c.out" 2>"$tmp/c.err" || rc=$?
+	timeout 60 "$GB" "$1" 127.0.0.1 -p "$port" -q -P 4 "$2" "$3" \
+	    -T "$warm_t" >"$tmp/c.out" 2>"$tmp/c.err" || rc=$?
 	wait_idle
 	if [ "$rc" -eq 0 ] && [ "$now" = "$idle" ]; then
-		pass "warm-up: $w -P 4 -T 0.2: VmRSS $(rss_kib "$srv") KiB"
+		pass "warm-up: $w -P 4 -T $warm_t: VmRSS $(rss_kib "$srv") KiB"
 	else
-		fail "warm-up: $w -P 4 -T 0.2: exit $rc," \
+		fail "warm-up: $w -P 4 -T $warm_t: exit $rc," \
 		    "fds threads $now (idle: $idle)"
 		sed 's/^/# client: /' "$tmp/c.err" | head -5
 	fi
@@ -211,7 +236,7 @@ bad_counts=0
 step=$(( count >= 100 ? count / 10 : (count >= 10 ? 10 : count) ))
 trail=""
 rsslog=""
-for i in $(seq 1 "$count"); do
+for ((i = 1; i <= count; i++)); do
 	P=$((1 + RANDOM % 4))
 	# shellcheck disable=SC2086	# pick one of the words
 	set -- $lengths
@@ -227,7 +252,16 @@ for i in $(seq 1 "$count"); do
 	*) bytes=1048576 ;;
 	esac
 	r=$((RANDOM % 10))
-	if [ "$r" -lt 2 ]; then
+	if [ "$quick" -eq 1 ]; then
+		# Mostly -n of 1-8 MiB per stream (a few ms), else -T 0.1.
+		if [ "$r" -lt 7 ]; then
+			args="$args -n $(( (1 + RANDOM % 8) * 1048576 / bytes ))"
+		elif [ "$r" -lt 8 ]; then
+			args="$args -T 0.1 -i 0.1"
+		else
+			args="$args -T 0.1"
+		fi
+	elif [ "$r" -lt 2 ]; then
 		# -n alone: the test ends when every stream sent its count
 		# (8-32 MiB per stream).
 		args="$args -n $(( (8 + RANDOM % 25) * 1048576 / bytes ))"

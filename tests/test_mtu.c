@@ -969,6 +969,15 @@ main(void)
 	};
 	int	failed;
 
+	/*
+	 * The tests check that the handlers are put back to SIG_DFL, so
+	 * they start from it: a shell without job control starts
+	 * background jobs (make check &) with SIGINT ignored, and an
+	 * ignored signal is one mtu.c leaves alone.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	failed = cmocka_run_group_tests_name("mtu", unit, NULL, NULL);
 	if (geteuid() != 0) {
 		printf("SKIP: MTU changes in a network namespace need root\n");
