@@ -114,10 +114,11 @@ fuzz-long:
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=600 FUZZ_RUNS=-1
 
 # check-all's last step (run with -j2): the fuzz runs, and then, in the
-# slot the fifth target leaves free, the option checks, plain and ASan
-# (CPU only, no timing bounds).  Prerequisites start in this order.
+# slot the fifth target leaves free, the option checks, plain and ASan,
+# and check-auth (CPU only; its one bound is 6 s per client run).
+# Prerequisites start in this order.
 fuzz-check-options: $(FUZZ_TARGETS:%=fuzz-run-%) check-options \
-	    check-asan-options
+	    check-asan-options check-auth
 
 # The seeds and the saved crashes, once each: a regression check.
 fuzz-replay-%: $(FUZZ_BUILD)/%
