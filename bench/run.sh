@@ -18,7 +18,9 @@
 # defaults, and matched settings (-l 128K with 1 and 2 streams).  On
 # loopback it also runs the bare loop, and gigebench at the buffer lengths
 # a default could take (64K, 128K, 256K, 1M) beside iperf3 and the bare
-# loop at 128K and 1M.
+# loop at 128K and 1M, and gigebench's zero-copy modes (-Z, --sendfile,
+# --skip-rx-copy, --splice, --sendfile with --skip-rx-copy) at its default
+# length beside its copying path and iperf3 with and without -Z.
 #
 # Interleaving: a round runs every case once, and within a case the tools
 # in turn (gigebench, iperf3, nuttcp, iperf, bareloop), so that load from
@@ -49,6 +51,7 @@ JSON_OUT=""
 KEEP=""
 BEDS="lo,1500,9000"
 LENGTHS=1
+ZEROCOPY=1
 MATCHED_LEN=131072		# 128K: the matched settings' buffer length
 SWEEP_LENS="65536 131072 262144 1048576"
 
@@ -56,6 +59,7 @@ usage() {
 	cat <<EOF
 usage: bench/run.sh [--smoke] [--rounds n] [--seconds s] [--json file]
                     [--keep dir] [--beds list] [--no-lengths]
+                    [--no-zerocopy]
 
   --smoke        one round of 1 s runs, loopback, defaults only
   --rounds n     interleaved rounds, 1-100 (default: $ROUNDS)
@@ -64,6 +68,7 @@ usage: bench/run.sh [--smoke] [--rounds n] [--seconds s] [--json file]
   --keep dir     keep every run's output and CPU readings in dir
   --beds list    of lo, 1500, 9000 (default: $BEDS); 1500 and 9000 need root
   --no-lengths   skip the buffer length runs on loopback
+  --no-zerocopy  skip the zero-copy mode runs on loopback
 
 Environment: GIGEBENCH (default: build/gigebench), PYTHON, CC.
 EOF
@@ -74,7 +79,8 @@ die() { echo "bench: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--smoke) SMOKE=1; ROUNDS=1; SECS=1; BEDS=lo; LENGTHS=0; shift ;;
+	--smoke) SMOKE=1; ROUNDS=1; SECS=1; BEDS=lo; LENGTHS=0; ZEROCOPY=0
+		shift ;;
 	--rounds | --seconds | --json | --keep | --beds)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		case $1 in
@@ -87,6 +93,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--no-lengths) LENGTHS=0; shift ;;
+	--no-zerocopy) ZEROCOPY=0; shift ;;
 	-h | --help) usage ;;
 	*) echo "bench: unknown option: $1" >&2; usage ;;
 	esac
@@ -280,17 +287,27 @@ server_cmd() {
 	esac
 }
 client_cmd() {
-	local tool=$1 len=$2 streams=$3 host=$4 l=() p=()
+	local tool=$1 len=$2 streams=$3 host=$4 mode=${5:-} l=() p=() z=()
 	case $tool in
 	gigebench)
 		[ "$len" = def ] || l=(-l "$len")
 		[ "$streams" -eq 1 ] || p=(-P "$streams")
-		CLI=("$GB" -t "$host" -p "$PORT" -T "$SECS" "${l[@]}" "${p[@]}" -J)
+		case $mode in
+		Z) z=(-Z) ;;
+		sendfile) z=(--sendfile) ;;
+		skiprx) z=(--skip-rx-copy) ;;
+		splice) z=(--splice) ;;
+		sendfile+skiprx) z=(--sendfile --skip-rx-copy) ;;
+		esac
+		CLI=("$GB" -t "$host" -p "$PORT" -T "$SECS" "${l[@]}" "${p[@]}"
+		    "${z[@]}" -J)
 		;;
 	iperf3)
 		[ "$len" = def ] || l=(-l "$len")
 		[ "$streams" -eq 1 ] || p=(-P "$streams")
-		CLI=(iperf3 -c "$host" -p "$PORT" -t "$SECS" "${l[@]}" "${p[@]}" -J)
+		[ "$mode" != Z ] || z=(-Z)	# iperf3 -Z: sendfile()
+		CLI=(iperf3 -c "$host" -p "$PORT" -t "$SECS" "${l[@]}" "${p[@]}"
+		    "${z[@]}" -J)
 		;;
 	nuttcp)
 		[ "$len" = def ] || l=("-l$len")
@@ -333,16 +350,18 @@ stop_server() {
 }
 
 RUN_N=0
-# run_one ROUND BED TOOL LEN STREAMS KEY: one server, one client, in RUN_DIR.
+# run_one ROUND BED TOOL LEN STREAMS KEY [MODE]: one server, one client, in
+# RUN_DIR.
 run_one() {
-	local round=$1 bed=$2 tool=$3 len=$4 streams=$5 key=$6 dir host srv rc
+	local round=$1 bed=$2 tool=$3 len=$4 streams=$5 key=$6 mode=${7:-}
+	local dir host srv rc
 	RUN_N=$((RUN_N + 1))
 	dir=$WORK/runs/$(printf '%04d' "$RUN_N")
 	mkdir -p "$dir"
 	host=$(addr_of "$bed")
 	port_take "$bed"
 	server_cmd "$tool" "$len" "$host"
-	client_cmd "$tool" "$len" "$streams" "$host"
+	client_cmd "$tool" "$len" "$streams" "$host" "$mode"
 	{
 		echo "key=$key"
 		echo "round=$round"
@@ -350,6 +369,7 @@ run_one() {
 		echo "tool=$tool"
 		echo "len=$len"
 		echo "streams=$streams"
+		echo "mode=${mode:-copy}"
 		echo "server=${SRV[*]}"
 		echo "client=${CLI[*]}"
 	} >"$dir/meta"
@@ -379,8 +399,8 @@ run_one() {
 		stop_server "$srv"
 	fi
 	SRV_PID=""
-	printf '  %-5s %-10s %-7s x%s  client exit %s\n' "$bed" "$tool" "$len" \
-	    "$streams" "$rc"
+	printf '  %-5s %-10s %-7s x%s %-15s client exit %s\n' "$bed" "$tool" \
+	    "$len" "$streams" "${mode:-}" "$rc"
 }
 
 # --- cases -----------------------------------------------------------------
@@ -421,12 +441,22 @@ if [ "$LENGTHS" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
 	done
 	case_add "loopback, by buffer length" lo "$sweep"
 fi
+# The zero-copy modes at gigebench's default length, beside the copying
+# path and iperf3 with and without its -Z (sendfile).
+if [ "$ZEROCOPY" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
+	zc=""
+	for m in "" Z sendfile skiprx splice sendfile+skiprx; do
+		zc="$zc gigebench:$GB_DEF_LEN:1${m:+:$m}"
+	done
+	case_add "loopback, zero-copy modes" lo \
+	    "$zc iperf3:$GB_DEF_LEN:1 iperf3:$GB_DEF_LEN:1:Z"
+fi
 
-# key BED TOOL LEN STREAMS: runs with equal keys are the same run.
+# key BED TOOL LEN STREAMS [MODE]: runs with equal keys are the same run.
 key_of() {
 	local len=$3
 	[ "$len" != def ] || len=$(default_len "$2")
-	echo "$1/$2/$len/$4"
+	echo "$1/$2/$len/$4${5:+/$5}"
 }
 
 : >"$WORK/cases"
@@ -435,10 +465,10 @@ seen=" "
 for c in "${CASES[@]}"; do
 	IFS='|' read -r name bed list <<<"$c"
 	for s in $list; do
-		IFS=: read -r tool len streams <<<"$s"
-		k=$(key_of "$bed" "$tool" "$len" "$streams")
-		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$bed" "$tool" "$len" \
-		    "$streams" "$k" >>"$WORK/cases"
+		IFS=: read -r tool len streams mode <<<"$s"
+		k=$(key_of "$bed" "$tool" "$len" "$streams" "$mode")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$bed" "$tool" \
+		    "$len" "$streams" "$k" "${mode:-copy}" >>"$WORK/cases"
 		case $seen in *" $k "*) ;; *) seen="$seen$k "; runs_per_round=$((runs_per_round + 1)) ;; esac
 	done
 done
@@ -459,11 +489,12 @@ for round in $(seq 1 "$ROUNDS"); do
 	for c in "${CASES[@]}"; do
 		IFS='|' read -r name bed list <<<"$c"
 		for s in $list; do
-			IFS=: read -r tool len streams <<<"$s"
-			k=$(key_of "$bed" "$tool" "$len" "$streams")
+			IFS=: read -r tool len streams mode <<<"$s"
+			k=$(key_of "$bed" "$tool" "$len" "$streams" "$mode")
 			case $done_keys in *" $k "*) continue ;; esac
 			done_keys="$done_keys$k "
-			run_one "$round" "$bed" "$tool" "$len" "$streams" "$k" >&2
+			run_one "$round" "$bed" "$tool" "$len" "$streams" "$k" \
+			    "$mode" >&2
 		done
 	done
 done

@@ -5,7 +5,8 @@
 	summarize.py --one RUNDIR		one run's figures on one line
 
 WORKDIR holds "machine" (key=value lines), "cases" (case, bed, tool,
-length, streams, run key; tab-separated) and runs/NNNN/ with meta,
+length, streams, run key, and the data path mode: copy, Z, sendfile,
+skiprx, splice or sendfile+skiprx; tab-separated) and runs/NNNN/ with meta,
 client.out, server.out, client.cpu and server.cpu (from bench/cpuwrap).
 
 Each tool's throughput is the one it reports itself (iperf3 and nuttcp:
@@ -68,6 +69,21 @@ def parse_gigebench(d):
     if not isinstance(r, dict) or 'error' in j:
         raise ValueError('gigebench: %s' % j.get('error', 'no result'))
     return float(r['mbps']), int(r['bytes'])
+
+
+def gigebench_path(d):
+    """The data paths gigebench says it used: "send/recv", "zerocopy
+    (N of M copied)/recv", ...; None for the other tools."""
+    try:
+        r = json.loads(read_text(os.path.join(d, 'client.out')))['result']
+        snd, rcv = r['sender'], r['receiver']
+        tx = snd['data_path']
+        zc = snd.get('zerocopy')
+        if isinstance(zc, dict):
+            tx += ' (%d of %d copied)' % (zc['copied'], zc['completions'])
+        return '%s/%s' % (tx, rcv['data_path'])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def parse_iperf3(d):
@@ -146,6 +162,8 @@ def parse_run(d):
                    snd=float(snd['cpu_s']) / (nbytes / GB),
                    rcv=float(rcv['cpu_s']) / (nbytes / GB))
         run['sum'] = run['snd'] + run['rcv']
+        if run['tool'] == 'gigebench':
+            run['path'] = gigebench_path(d)
     except (ValueError, KeyError, TypeError, IndexError) as e:
         run['error'] = str(e) or type(e).__name__
     return run
@@ -186,9 +204,11 @@ def load(work):
     rows = []
     with open(os.path.join(work, 'cases')) as f:
         for line in f:
-            name, bed, tool, length, streams, key = line.rstrip('\n').split('\t')
+            f_ = line.rstrip('\n').split('\t')
+            name, bed, tool, length, streams, key = f_[:6]
             rows.append({'case': name, 'bed': bed, 'tool': tool, 'len': length,
-                         'streams': int(streams), 'key': key})
+                         'streams': int(streams), 'key': key,
+                         'mode': f_[6] if len(f_) > 6 else 'copy'})
     runs = {}
     rdir = os.path.join(work, 'runs')
     for n in sorted(os.listdir(rdir)) if os.path.isdir(rdir) else ():
@@ -211,8 +231,9 @@ def summarize_case(rows, runs):
                         samples=[{k: r.get(k) for k in (
                             'round', 'ok', 'error', 'mbps', 'bytes', 'snd_cpu_s',
                             'rcv_cpu_s', 'snd_ru_s', 'rcv_ru_s', 'client',
-                            'server')} for r in rs]))
-    gb = next((t for t in out if t['tool'] == 'gigebench'), None)
+                            'server', 'path')} for r in rs]))
+    gb = next((t for t in out if t['tool'] == 'gigebench' and
+               t['mode'] == 'copy'), None)
     for t in out:
         if gb is not None and t is not gb:
             t['ratio'] = {'mbps': ratio(gb['mbps'], t['mbps']),
@@ -273,6 +294,53 @@ def print_lengths(name, tools, out):
             fmt(m(i), '%.0f'), fmt(ratio(m(g), m(i)), '%.3f'),
             fmt(ratio(cpu(g), cpu(i)), '%.3f')))
     out.write('  (CPU: gigebench\'s median snd+rcv s/GB over the other tool\'s)\n')
+
+
+MODE_FLAGS = {'copy': '', 'Z': '-Z', 'sendfile': '--sendfile',
+              'skiprx': '--skip-rx-copy', 'splice': '--splice',
+              'sendfile+skiprx': '--sendfile --skip-rx-copy'}
+
+
+def print_zerocopy(name, tools, out):
+    """Each mode against the same tool's copying path at the same length."""
+    out.write('\n%s\n' % name)
+    out.write('  %-9s %-27s %2s %7s %5s %6s %6s %6s   %-s\n' % (
+        'tool', 'mode', 'n', 'Mbps', 'range', 'snd', 'rcv', 'sum',
+        'mode / copy, same tool'))
+    out.write('  %-9s %-27s %2s %7s %5s %6s %6s %6s   %6s %6s %6s %6s\n' % (
+        '', '', '', '', '%', 's/GB', 's/GB', 's/GB', 'Mbps', 'snd', 'rcv',
+        'sum'))
+    copy = {t['tool']: t for t in tools if t['mode'] == 'copy'}
+    for t in tools:
+        c = copy.get(t['tool'])
+        flag = MODE_FLAGS.get(t['mode'], t['mode'])
+        if t['tool'] == 'iperf3' and t['mode'] == 'Z':
+            flag = '-Z (sendfile)'
+        lab = '%s %s' % (size_label(t['eff_len']), flag or 'copy')
+        rtxt = '%6s %6s %6s %6s' % tuple(
+            fmt(ratio(t[k], c[k]), '%.3f') for k in ('mbps', 'snd', 'rcv', 'sum')
+        ) if c is not None and c is not t else '%6s' % '-'
+        out.write('  %-9s %-27s %2d %7s %5s %6s %6s %6s   %s%s\n' % (
+            t['tool'], lab, t['n'], fmt(t['mbps'], '%.0f'),
+            fmt(t['spread'], '%.0f'), fmt(t['snd'], '%.3f'),
+            fmt(t['rcv'], '%.3f'), fmt(t['sum'], '%.3f'), rtxt,
+            '  (%d failed)' % t['failed'] if t['failed'] else ''))
+    paths = {}
+    for t in tools:
+        if t['tool'] != 'gigebench':
+            continue
+        seen = sorted({s['path'] for s in t['samples'] if s.get('path')})
+        paths[t['mode']] = seen
+    out.write('  paths gigebench reported (sender/receiver): %s\n' % '; '.join(
+        '%s: %s' % (m, ', '.join(v) or '-') for m, v in paths.items()))
+    sf = next((t for t in tools if t['tool'] == 'gigebench' and
+               t['mode'] == 'sendfile'), None)
+    iz = next((t for t in tools if t['tool'] == 'iperf3' and t['mode'] == 'Z'),
+              None)
+    if sf and iz:
+        out.write('  gigebench --sendfile / iperf3 -Z: Mbps %s, snd %s, rcv %s, '
+                  'sum %s\n' % tuple(fmt(ratio(sf[k], iz[k]), '%.3f') for k in (
+                      'mbps', 'snd', 'rcv', 'sum')))
 
 
 def targets(cases):
@@ -336,6 +404,8 @@ def main_table(work, json_out):
     for name, tools in cases:
         if 'by buffer length' in name:
             print_lengths(name, tools, out)
+        elif 'zero-copy' in name:
+            print_zerocopy(name, tools, out)
         else:
             print_case(name, tools, out)
     tg = targets(cases)

@@ -40,7 +40,7 @@ static const char opts_usage_text[] =
 "  -I, --interface iface   interface to read counters from (default: in use)\n"
 "  -i, --interval seconds  report interval, 0.1-3600, <= -T (default: off)\n"
 "  -J, --json              print the result as JSON\n"
-"  -l, --length size       bytes per write or read, 1-64M (default: 128K)\n"
+"  -l, --length size       bytes per write or read, 1-64M (default: 1M)\n"
 "  -M, --mss mss           TCP_MAXSEG, 88-65535 (default: kernel's)\n"
 "  -n, --count count       buffers per stream, 1-2^40 (default: no limit)\n"
 "  -P, --parallel streams  data connections, 1-128 (default: 1)\n"

@@ -16,7 +16,7 @@ enum gb_direction {
 
 /* Defaults and limits shared by the option parser and the protocol. */
 #define GB_DEFAULT_PORT		5001
-#define GB_DEFAULT_BUFLEN	(128u * 1024)
+#define GB_DEFAULT_BUFLEN	(1024u * 1024)
 #define GB_DEFAULT_DURATION_MS	10000u
 #define GB_MIN_BUFLEN		1u
 #define GB_MAX_BUFLEN		(64u * 1024 * 1024)

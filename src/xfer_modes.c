@@ -219,6 +219,24 @@ mode_stalled(int fd, size_t asked, ssize_t sent)
 	return 1;
 }
 
+/*
+ * Wait up to the silent-peer timeout for the socket to be ready for
+ * `events`: 0 when it is, -1 with errno EAGAIN when the peer stayed
+ * silent that long, -1 with errno from poll() else.
+ */
+static int
+mode_wait(struct xfer_mode *m, short events)
+{
+	struct pollfd pfd = { .fd = m->fd, .events = events };
+	int rc;
+
+	while ((rc = poll(&pfd, 1, m->silent_ms)) == -1 && errno == EINTR)
+		;
+	if (rc == 0)
+		errno = EAGAIN;
+	return rc > 0 ? 0 : -1;
+}
+
 static int
 mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 {
@@ -496,13 +514,16 @@ mode_recv(struct xfer_mode *m, int flags)
 	ssize_t n;
 
 	for (;;) {
-		n = recv(m->fd, m->buf, m->len, flags);
+		n = recv(m->fd, m->buf, m->len, flags | MSG_DONTWAIT);
 		if (n > 0) {
 			if (mode_count(m, n) == -1)
 				break;
 		} else if (n == 0)
 			return 0;
-		else if (errno != EINTR)
+		else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			if (mode_wait(m, POLLIN) == -1)
+				break;
+		} else if (errno != EINTR)
 			break;
 	}
 	m->what = flags != 0 ? "recv(MSG_TRUNC)" : "recv";

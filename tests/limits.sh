@@ -140,22 +140,22 @@ jget() { "$PY" -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])'
 
 # ---------------------------------------------------------- refusals
 listen limited - -- --silent-timeout 1 --handshake-timeout 1 \
-    --max-duration 12 --max-streams 2 --max-length 256K --max-sockbuf 1M \
+    --max-duration 12 --max-streams 2 --max-length 2M --max-sockbuf 1M \
     --max-rate 100m --allow-reverse || finish
 A=$lpid
 refused limited "-T 13 (--max-duration 12)" --max-duration \
     -t 127.0.0.1 -T 13
 refused limited "-P 3 (--max-streams 2)" --max-streams -t 127.0.0.1 -P 3
-refused limited "-l 512K (--max-length 256K)" --max-length \
-    -t 127.0.0.1 -l 512K
+refused limited "-l 4M (--max-length 2M)" --max-length \
+    -t 127.0.0.1 -l 4M
 refused limited "-t -b 2M: the listener's SO_RCVBUF" --max-sockbuf \
     -t 127.0.0.1 -b 2M
 refused limited "-r --sndbuf 2M: the listener's SO_SNDBUF" --max-sockbuf \
     -r 127.0.0.1 --sndbuf 2M
 refused limited "-r -P 2 --fq-rate 60m (120 > --max-rate 100m)" --max-rate \
     -r 127.0.0.1 -P 2 --fq-rate 60m
-served "-T 1 -P 2 -l 256K (every limit exactly)" -t 127.0.0.1 -T 1 -P 2 \
-    -l 256K --rcvbuf 1M
+served "-T 1 -P 2 -l 2M (every limit exactly)" -t 127.0.0.1 -T 1 -P 2 \
+    -l 2M --rcvbuf 1M
 served "-n 100 alone (no duration asked)" -t 127.0.0.1 -n 100
 served "-r -P 2 --fq-rate 50m (100m in all)" -r 127.0.0.1 -T 1 -P 2 \
     --fq-rate 50m

@@ -161,7 +161,7 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--length", "1m" }, F_BUFLEN, 1 * M },
 	{ { "-t", "h", "--len=1m" }, F_BUFLEN, 1 * M },	/* abbreviated */
 	{ { "-t", "h", "-l64K" }, F_BUFLEN, 64 * K },	/* attached */
-	{ { "-t", "h" }, F_BUFLEN, 128 * K },
+	{ { "-t", "h" }, F_BUFLEN, 1 * M },
 	{ { "-t", "h", "-M", "88" }, F_MSS, 88 },
 	{ { "-t", "h", "-M", "1460" }, F_MSS, 1460 },
 	{ { "-t", "h", "-M", "65535" }, F_MSS, 65535 },
@@ -683,7 +683,7 @@ test_strings_and_defaults(void **state)
 	params_init(&p);
 	assert_memory_equal(&p, &o.params, sizeof(p));
 	assert_int_equal(p.direction, GB_DIR_CLIENT_SENDS);
-	assert_int_equal(p.buflen, 128 * 1024);
+	assert_int_equal(p.buflen, 1024 * 1024);
 	assert_true(p.nbuf == 0);
 	assert_int_equal(p.duration_ms, 10000);
 	assert_int_equal(p.streams, 1);
