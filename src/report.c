@@ -94,6 +94,8 @@ report_sockbuf_line(FILE *fp, const struct gb_side *s, int is_tx)
 	report_sockbuf(fp, "sndbuf", &s->sndbuf);
 	fputs("; ", fp);
 	report_sockbuf(fp, "rcvbuf", &s->rcvbuf);
+	if (s->rcvlowat != 0)
+		fprintf(fp, "; rcvlowat %" PRIu32, s->rcvlowat);
 	fputc('\n', fp);
 }
 

@@ -152,6 +152,8 @@ report_side_details(json_t *o, const struct gb_side *s)
 	    -1 ||
 	    set_new(o, "zerocopy", zerocopy(&s->zerocopy)) == -1 ||
 	    set_new(o, "tos", int_or_null(s->tos)) == -1 ||
+	    set_new(o, "rcvlowat", s->rcvlowat != 0 ? jint(s->rcvlowat) :
+	    json_null()) == -1 ||
 	    set_new(o, "fq_rate", s->has_fq_rate ? jint(s->fq_rate) :
 	    json_null()) == -1 ||
 	    set_new(o, "streams", streams(s)) == -1)

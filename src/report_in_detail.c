@@ -257,7 +257,7 @@ zerocopy(struct report_in *in, const json_t *j, struct gb_zerocopy *z)
 static int
 path_details(struct report_in *in, const json_t *j, struct gb_side *s)
 {
-	uint64_t tos = 0;
+	uint64_t tos = 0, lowat = 0;
 	int rc;
 
 	in->obj = "";
@@ -270,6 +270,10 @@ path_details(struct report_in *in, const json_t *j, struct gb_side *s)
 	    &tos)) == -1)
 		return -1;
 	s->tos = rc == 1 ? (int)tos : -1;
+	if ((rc = report_in_uint(in, j, "rcvlowat", UINT32_MAX,
+	    REPORT_WANT_ANY, &lowat)) == -1)
+		return -1;
+	s->rcvlowat = rc == 1 ? (uint32_t)lowat : 0;
 	if ((s->has_fq_rate = report_in_uint(in, j, "fq_rate", UINT64_MAX,
 	    REPORT_WANT_ANY, &s->fq_rate)) == -1)
 		return -1;

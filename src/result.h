@@ -187,6 +187,8 @@ struct gb_side {
 	unsigned		nwarnings;	/* knobs that did not take */
 	char			warnings[GB_MAX_WARNINGS][GB_WARNING_LEN];
 	int			data_path;	/* enum gb_path of all streams */
+	uint32_t		rcvlowat;	/* SO_RCVLOWAT read back on the
+						   receiving end; 0 unknown */
 	struct gb_zerocopy	zerocopy;
 	int			tos;		/* IP_TOS read back, -1 */
 	int			has_fq_rate;	/* SO_MAX_PACING_RATE set */

@@ -53,6 +53,7 @@ int	sock_set_nonblock(int fd, int on);
  * not acknowledge for ms ends the connection.
  */
 int	sock_set_timeouts(int fd, int ms);
+uint32_t sock_set_rcvlowat(int fd, uint32_t bytes);
 /*
  * A control connection: TCP keepalive probes sized so that a peer that
  * stops answering is dropped within about silent_ms (TCP_KEEPIDLE half of

@@ -26,8 +26,10 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <linux/errqueue.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -217,24 +219,6 @@ mode_stalled(int fd, size_t asked, ssize_t sent)
 		return 0;
 	errno = EAGAIN;
 	return 1;
-}
-
-/*
- * Wait up to the silent-peer timeout for the socket to be ready for
- * `events`: 0 when it is, -1 with errno EAGAIN when the peer stayed
- * silent that long, -1 with errno from poll() else.
- */
-static int
-mode_wait(struct xfer_mode *m, short events)
-{
-	struct pollfd pfd = { .fd = m->fd, .events = events };
-	int rc;
-
-	while ((rc = poll(&pfd, 1, m->silent_ms)) == -1 && errno == EINTR)
-		;
-	if (rc == 0)
-		errno = EAGAIN;
-	return rc > 0 ? 0 : -1;
 }
 
 static int
@@ -503,6 +487,45 @@ xfer_mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 	return mode_send(m, stop, nbuf);
 }
 
+static int
+mode_rcvtimeo(struct xfer_mode *m, int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	return setsockopt(m->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/*
+ * With SO_RCVLOWAT (sock_set_rcvlowat) a blocking read waits for a whole
+ * buffer, and when SO_RCVTIMEO runs out it returns the few bytes it has
+ * instead of failing.  So a read shorter than the mark (a FIN, a signal
+ * or that timeout: rare, and the only reads that pay this) asks TCP how
+ * long ago the last data came: the peer is silent when that is the whole
+ * silent-peer timeout, and otherwise the next wait is cut to end that
+ * long after the last data, as a plain read's would.  0, or -1 with
+ * errno EAGAIN for a silent peer.
+ */
+static int
+mode_short_read(struct xfer_mode *m)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int idle;
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(m->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1)
+		return 0;	/* then the plain timeout decides */
+	idle = ti.tcpi_last_data_recv > (uint32_t)m->silent_ms ?
+	    m->silent_ms : (int)ti.tcpi_last_data_recv;
+	if (idle >= m->silent_ms) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (mode_rcvtimeo(m, m->silent_ms - idle) == 0)
+		m->short_timeo = 1;
+	return 0;
+}
+
 /*
  * With MSG_TRUNC, TCP returns the bytes it consumed (at most len, unlike
  * UDP's datagram length) and skips the copy to user space (tcp(7), since
@@ -514,16 +537,19 @@ mode_recv(struct xfer_mode *m, int flags)
 	ssize_t n;
 
 	for (;;) {
-		n = recv(m->fd, m->buf, m->len, flags | MSG_DONTWAIT);
+		n = recv(m->fd, m->buf, m->len, flags);
 		if (n > 0) {
 			if (mode_count(m, n) == -1)
 				break;
+			if ((size_t)n < m->lowat) {
+				if (mode_short_read(m) == -1)
+					break;
+			} else if (m->short_timeo &&
+			    mode_rcvtimeo(m, m->silent_ms) == 0)
+				m->short_timeo = 0;
 		} else if (n == 0)
 			return 0;
-		else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			if (mode_wait(m, POLLIN) == -1)
-				break;
-		} else if (errno != EINTR)
+		else if (errno != EINTR)
 			break;
 	}
 	m->what = flags != 0 ? "recv(MSG_TRUNC)" : "recv";

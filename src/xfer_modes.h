@@ -38,6 +38,8 @@ struct xfer_mode {
 	int		 pinned;	/* read back: its one CPU, -1 */
 	int		 cpu;		/* sched_getcpu() as it ended, -1 */
 	int		 silent_ms;	/* a wait on a silent peer ends */
+	uint32_t	 lowat;		/* SO_RCVLOWAT read back, 0: not set */
+	int		 short_timeo;	/* SO_RCVTIMEO is below silent_ms */
 	/* Caps (xfer_config): over is 1 past cap, 2 past total_cap. */
 	uint64_t	 cap;		/* this stream's bytes, 0: none */
 	_Atomic uint64_t *total;	/* all streams' bytes, or NULL */

@@ -167,6 +167,7 @@ fill_loopback_side(struct gb_side *s, int tx)
 	s->zerocopy.sends = tx ? 178963 : 0;
 	s->zerocopy.completions = s->zerocopy.copied = tx ? 178963 : 0;
 	s->tos = 0x10;
+	s->rcvlowat = tx ? 0 : 131072;	/* the receiving end's SO_RCVLOWAT */
 	s->nstreams = 2;
 	s->streams[0].bytes = tx ? UINT64_C(11728394506) :
 	    UINT64_C(11728329000);
