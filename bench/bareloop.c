@@ -4,14 +4,17 @@
  * happens.  What gigebench (or any tool) moves at the same buffer length
  * is measured against this.
  *
- *	bareloop [-l length] [-T seconds]		both ends, over 127.0.0.1
- *	bareloop -r [-p port] [-l length]		receive one connection
+ *	bareloop [-w] [-l length] [-T seconds]		both ends, over 127.0.0.1
+ *	bareloop -r [-w] [-p port] [-l length]		receive one connection
  *	bareloop -t host [-p port] [-l length] [-T seconds]	send to it
  *
  *	$ cc -O2 -o bareloop bench/bareloop.c
  *	$ ./bareloop -l 128K -T 5
  *	bareloop-t: bytes=9428402176 seconds=5.0001 mbps=15084.99 length=131072
  *	bareloop-r: bytes=9428402176 seconds=5.0005 mbps=15083.90 length=131072
+ *
+ * -w sets SO_RCVLOWAT on the receiving socket to the length, as gigebench
+ * does: TCP then wakes the receiver once per buffer, not once per segment.
  *
  * Without -t or -r it forks: the parent receives, the child sends, over
  * an ephemeral port on 127.0.0.1.  bench/run.sh runs -r and -t as two
@@ -59,8 +62,8 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: bareloop [-l length] [-T seconds]\n"
-	    "       bareloop -r [-p port] [-l length]\n"
+	    "usage: bareloop [-w] [-l length] [-T seconds]\n"
+	    "       bareloop -r [-w] [-p port] [-l length]\n"
 	    "       bareloop -t host [-p port] [-l length] [-T seconds]\n");
 	exit(2);
 }
@@ -153,7 +156,7 @@ report(const char *who, unsigned long long bytes, double secs, long length)
 }
 
 static int
-receive_one(int lfd, long length)
+receive_one(int lfd, long length, int lowat)
 {
 	unsigned long long bytes = 0;
 	double t0;
@@ -168,6 +171,12 @@ receive_one(int lfd, long length)
 	if (fd == -1) {
 		free(buf);
 		return -1;
+	}
+	if (lowat) {
+		int v = (int)length;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &v, sizeof(v)) == -1)
+			perror("bareloop: SO_RCVLOWAT");
 	}
 	t0 = now_s();
 	for (;;) {
@@ -225,11 +234,11 @@ main(int argc, char *argv[])
 	const char *host = NULL;
 	double seconds = 5;
 	long length = LENGTH_DEFAULT;
-	int ch, mode = 0, port = 5201, lfd, fd, status;
+	int ch, mode = 0, port = 5201, lfd, fd, status, lowat = 0;
 	pid_t pid;
 	char *end;
 
-	while ((ch = getopt(argc, argv, "l:p:rt:T:")) != -1) {
+	while ((ch = getopt(argc, argv, "l:p:rt:T:w")) != -1) {
 		switch (ch) {
 		case 'l':
 			if ((length = size_parse(optarg)) == -1) {
@@ -248,6 +257,9 @@ main(int argc, char *argv[])
 			break;
 		case 'r':
 			mode = 'r';
+			break;
+		case 'w':
+			lowat = 1;
 			break;
 		case 't':
 			mode = 't';
@@ -284,7 +296,7 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	if (mode == 'r') {
-		status = receive_one(lfd, length);
+		status = receive_one(lfd, length, lowat);
 		close(lfd);
 		return status == 0 ? 0 : 1;
 	}
@@ -303,7 +315,7 @@ main(int argc, char *argv[])
 		close(fd);
 		_exit(status == 0 ? 0 : 1);
 	}
-	status = receive_one(lfd, length);
+	status = receive_one(lfd, length, lowat);
 	close(lfd);
 	if (waitpid(pid, &ch, 0) == -1 || !WIFEXITED(ch) ||
 	    WEXITSTATUS(ch) != 0)

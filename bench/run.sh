@@ -18,7 +18,8 @@
 # defaults, and matched settings (-l 128K with 1 and 2 streams).  On
 # loopback it also runs the bare loop, and gigebench at the buffer lengths
 # a default could take (64K, 128K, 256K, 1M) beside iperf3 and the bare
-# loop at 128K and 1M, and gigebench's zero-copy modes (-Z, --sendfile,
+# loop at 128K and 1M, the bare loop with SO_RCVLOWAT (-w) beside
+# gigebench at 128K and 1M, and gigebench's zero-copy modes (-Z, --sendfile,
 # --skip-rx-copy, --splice, --sendfile with --skip-rx-copy) at its default
 # length beside its copying path and iperf3 with and without -Z.
 #
@@ -277,13 +278,16 @@ listening() {	# listening BED PORT: 0 once something listens on PORT
 # server_cmd / client_cmd TOOL LEN STREAMS: fill the arrays SRV and CLI.
 # LEN "def" gives the tool no length option at all.
 server_cmd() {
-	local tool=$1 len=$2 bind=$3
+	local tool=$1 len=$2 bind=$3 mode=${4:-}
 	case $tool in
 	gigebench) SRV=("$GB" -r -1 -B "$bind" -p "$PORT") ;;
 	iperf3) SRV=(iperf3 -s -1 -B "$bind" -p "$PORT") ;;
 	nuttcp) SRV=(nuttcp -1 -P "$PORT") ;;
 	iperf) SRV=(iperf -s -B "$bind" -p "$PORT") ;;
-	bare) SRV=("$BARE" -r -p "$PORT" -l "$len") ;;
+	bare)
+		SRV=("$BARE" -r -p "$PORT" -l "$len")
+		[ "$mode" != lowat ] || SRV+=(-w)
+		;;
 	esac
 }
 client_cmd() {
@@ -360,7 +364,7 @@ run_one() {
 	mkdir -p "$dir"
 	host=$(addr_of "$bed")
 	port_take "$bed"
-	server_cmd "$tool" "$len" "$host"
+	server_cmd "$tool" "$len" "$host" "$mode"
 	client_cmd "$tool" "$len" "$streams" "$host" "$mode"
 	{
 		echo "key=$key"
@@ -440,6 +444,12 @@ if [ "$LENGTHS" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
 		sweep="$sweep iperf3:$len:1 bare:$len:1"
 	done
 	case_add "loopback, by buffer length" lo "$sweep"
+fi
+# The bare loop as cheap as it gets: its receiver with SO_RCVLOWAT at the
+# length, as gigebench's (bareloop -w), at 128K and 1M.
+if [[ " $BED_LIST " == *" lo "* ]] && [ "$SMOKE" -eq 0 ]; then
+	case_add "loopback, bare loop with SO_RCVLOWAT" lo \
+	    "gigebench:$MATCHED_LEN:1 bare:$MATCHED_LEN:1:lowat gigebench:1048576:1 bare:1048576:1:lowat"
 fi
 # The zero-copy modes at gigebench's default length, beside the copying
 # path and iperf3 with and without its -Z (sendfile).

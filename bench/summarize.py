@@ -234,6 +234,18 @@ def summarize_case(rows, runs):
                             'server', 'path')} for r in rs]))
     gb = next((t for t in out if t['tool'] == 'gigebench' and
                t['mode'] == 'copy'), None)
+    if gb is not None and any(t['tool'] == 'gigebench' and t is not gb and
+                              t['mode'] == 'copy' for t in out):
+        # several gigebench runs (lengths): each against the others at
+        # its own length
+        for t in out:
+            same = next((g for g in out if g['tool'] == 'gigebench' and
+                         g['eff_len'] == t['eff_len'] and g['mode'] == 'copy'),
+                        None)
+            if same is not None and t is not same and t['tool'] != 'gigebench':
+                t['ratio'] = {k: ratio(same[k], t[k]) for k in
+                              ('mbps', 'snd', 'rcv', 'sum')}
+        return out
     for t in out:
         if gb is not None and t is not gb:
             t['ratio'] = {'mbps': ratio(gb['mbps'], t['mbps']),
@@ -262,6 +274,8 @@ def print_case(name, tools, out):
         rtxt = '%6s %6s %6s %6s' % tuple(fmt(r[k], '%.3f') for k in (
             'mbps', 'snd', 'rcv', 'sum')) if r else '%6s' % '-'
         name_txt = 'bareloop' if t['tool'] == 'bare' else t['tool']
+        if t['mode'] == 'lowat':
+            name_txt = 'bare -w'
         out.write('  %-9s %-15s %2d %7s %5s %6s %6s %6s   %s%s\n' % (
             name_txt, settings_label(t), t['n'], fmt(t['mbps'], '%.0f'),
             fmt(t['spread'], '%.0f'), fmt(t['snd'], '%.3f'),
