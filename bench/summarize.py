@@ -25,6 +25,7 @@ import sys
 
 GB = float(1 << 30)
 PEERS = ("iperf3", "nuttcp", "iperf")
+RATIO_KEYS = ('mbps', 'snd', 'rcv', 'sum')
 # The issue's targets (issue 5), as (what, ratio, bound).
 TARGET_DEFAULT_PEER = 1.05
 TARGET_DEFAULT_BARE = 0.97
@@ -232,26 +233,15 @@ def summarize_case(rows, runs):
                             'round', 'ok', 'error', 'mbps', 'bytes', 'snd_cpu_s',
                             'rcv_cpu_s', 'snd_ru_s', 'rcv_ru_s', 'client',
                             'server', 'path')} for r in rs]))
-    gb = next((t for t in out if t['tool'] == 'gigebench' and
-               t['mode'] == 'copy'), None)
-    if gb is not None and any(t['tool'] == 'gigebench' and t is not gb and
-                              t['mode'] == 'copy' for t in out):
-        # several gigebench runs (lengths): each against the others at
-        # its own length
-        for t in out:
-            same = next((g for g in out if g['tool'] == 'gigebench' and
-                         g['eff_len'] == t['eff_len'] and g['mode'] == 'copy'),
-                        None)
-            if same is not None and t is not same and t['tool'] != 'gigebench':
-                t['ratio'] = {k: ratio(same[k], t[k]) for k in
-                              ('mbps', 'snd', 'rcv', 'sum')}
-        return out
+    # The reference is gigebench's copying run; in a case with several
+    # (the buffer lengths), the one at the row's own length.
+    gbs = {t['eff_len']: t for t in out
+           if t['tool'] == 'gigebench' and t['mode'] == 'copy'}
+    first = next(iter(gbs.values()), None)
     for t in out:
-        if gb is not None and t is not gb:
-            t['ratio'] = {'mbps': ratio(gb['mbps'], t['mbps']),
-                          'snd': ratio(gb['snd'], t['snd']),
-                          'rcv': ratio(gb['rcv'], t['rcv']),
-                          'sum': ratio(gb['sum'], t['sum'])}
+        ref = gbs.get(t['eff_len'], first) if len(gbs) > 1 else first
+        if ref is not None and ref is not t:
+            t['ratio'] = {k: ratio(ref[k], t[k]) for k in RATIO_KEYS}
     return out
 
 
@@ -262,25 +252,34 @@ def settings_label(t):
     return '%s x%d' % (lab, t['streams'])
 
 
-def print_case(name, tools, out):
+def write_table(out, name, what, width, ratio_title, rows):
+    """A case's table: rows of (tool text, `what` text, figures, ratios or
+    None), `what` (settings or mode) `width` characters wide."""
     out.write('\n%s\n' % name)
-    out.write('  %-9s %-15s %2s %7s %5s %6s %6s %6s   %-s\n' % (
-        'tool', 'settings', 'n', 'Mbps', 'range', 'snd', 'rcv', 'sum',
-        'gigebench / tool'))
-    out.write('  %-9s %-15s %2s %7s %5s %6s %6s %6s   %6s %6s %6s %6s\n' % (
-        '', '', '', '', '%', 's/GB', 's/GB', 's/GB', 'Mbps', 'snd', 'rcv', 'sum'))
-    for t in tools:
-        r = t.get('ratio')
-        rtxt = '%6s %6s %6s %6s' % tuple(fmt(r[k], '%.3f') for k in (
-            'mbps', 'snd', 'rcv', 'sum')) if r else '%6s' % '-'
-        name_txt = 'bareloop' if t['tool'] == 'bare' else t['tool']
-        if t['mode'] == 'lowat':
-            name_txt = 'bare -w'
-        out.write('  %-9s %-15s %2d %7s %5s %6s %6s %6s   %s%s\n' % (
-            name_txt, settings_label(t), t['n'], fmt(t['mbps'], '%.0f'),
+    out.write('  %-9s %-*s %2s %7s %5s %6s %6s %6s   %-s\n' % (
+        'tool', width, what, 'n', 'Mbps', 'range', 'snd', 'rcv', 'sum',
+        ratio_title))
+    out.write('  %-9s %-*s %2s %7s %5s %6s %6s %6s   %6s %6s %6s %6s\n' % (
+        '', width, '', '', '', '%', 's/GB', 's/GB', 's/GB', 'Mbps', 'snd',
+        'rcv', 'sum'))
+    for tool_txt, lab, t, r in rows:
+        rtxt = '%6s %6s %6s %6s' % tuple(fmt(r[k], '%.3f') for k in
+                                         RATIO_KEYS) if r else '%6s' % '-'
+        out.write('  %-9s %-*s %2d %7s %5s %6s %6s %6s   %s%s\n' % (
+            tool_txt, width, lab, t['n'], fmt(t['mbps'], '%.0f'),
             fmt(t['spread'], '%.0f'), fmt(t['snd'], '%.3f'),
             fmt(t['rcv'], '%.3f'), fmt(t['sum'], '%.3f'), rtxt,
             '  (%d failed)' % t['failed'] if t['failed'] else ''))
+
+
+def print_case(name, tools, out):
+    rows = []
+    for t in tools:
+        name_txt = 'bareloop' if t['tool'] == 'bare' else t['tool']
+        if t['mode'] == 'lowat':
+            name_txt = 'bare -w'
+        rows.append((name_txt, settings_label(t), t, t.get('ratio')))
+    write_table(out, name, 'settings', 15, 'gigebench / tool', rows)
 
 
 def print_lengths(name, tools, out):
@@ -317,28 +316,18 @@ MODE_FLAGS = {'copy': '', 'Z': '-Z', 'sendfile': '--sendfile',
 
 def print_zerocopy(name, tools, out):
     """Each mode against the same tool's copying path at the same length."""
-    out.write('\n%s\n' % name)
-    out.write('  %-9s %-27s %2s %7s %5s %6s %6s %6s   %-s\n' % (
-        'tool', 'mode', 'n', 'Mbps', 'range', 'snd', 'rcv', 'sum',
-        'mode / copy, same tool'))
-    out.write('  %-9s %-27s %2s %7s %5s %6s %6s %6s   %6s %6s %6s %6s\n' % (
-        '', '', '', '', '%', 's/GB', 's/GB', 's/GB', 'Mbps', 'snd', 'rcv',
-        'sum'))
     copy = {t['tool']: t for t in tools if t['mode'] == 'copy'}
+    rows = []
     for t in tools:
         c = copy.get(t['tool'])
         flag = MODE_FLAGS.get(t['mode'], t['mode'])
         if t['tool'] == 'iperf3' and t['mode'] == 'Z':
             flag = '-Z (sendfile)'
         lab = '%s %s' % (size_label(t['eff_len']), flag or 'copy')
-        rtxt = '%6s %6s %6s %6s' % tuple(
-            fmt(ratio(t[k], c[k]), '%.3f') for k in ('mbps', 'snd', 'rcv', 'sum')
-        ) if c is not None and c is not t else '%6s' % '-'
-        out.write('  %-9s %-27s %2d %7s %5s %6s %6s %6s   %s%s\n' % (
-            t['tool'], lab, t['n'], fmt(t['mbps'], '%.0f'),
-            fmt(t['spread'], '%.0f'), fmt(t['snd'], '%.3f'),
-            fmt(t['rcv'], '%.3f'), fmt(t['sum'], '%.3f'), rtxt,
-            '  (%d failed)' % t['failed'] if t['failed'] else ''))
+        r = {k: ratio(t[k], c[k]) for k in RATIO_KEYS} \
+            if c is not None and c is not t else None
+        rows.append((t['tool'], lab, t, r))
+    write_table(out, name, 'mode', 27, 'mode / copy, same tool', rows)
     paths = {}
     for t in tools:
         if t['tool'] != 'gigebench':

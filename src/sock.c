@@ -69,12 +69,20 @@ sock_set_nonblock(int fd, int on)
 }
 
 int
+sock_set_rcvtimeo(int fd, int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+int
 sock_set_timeouts(int fd, int ms)
 {
 	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 	unsigned ut = (unsigned)ms;
 
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == -1 ||
+	if (sock_set_rcvtimeo(fd, ms) == -1 ||
 	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == -1 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut,
 	    sizeof(ut)) == -1)

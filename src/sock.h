@@ -53,6 +53,9 @@ int	sock_set_nonblock(int fd, int on);
  * not acknowledge for ms ends the connection.
  */
 int	sock_set_timeouts(int fd, int ms);
+/* SO_RCVTIMEO alone (a receive path shortens and restores it). */
+int	sock_set_rcvtimeo(int fd, int ms);
+/* SO_RCVLOWAT, and the value read back (TCP caps it), 0 if unknown. */
 uint32_t sock_set_rcvlowat(int fd, uint32_t bytes);
 /*
  * A control connection: TCP keepalive probes sized so that a peer that

@@ -81,7 +81,6 @@ struct xfer {
 	struct hoststat		*before;
 	struct hoststat		*after;
 	struct gb_sockbuf	 sndbuf, rcvbuf;
-	uint32_t		 rcvlowat;	/* stream 0's, read back */
 	int			 tos;		/* read back, -1 unknown */
 	int			 has_fq_rate;
 	uint64_t		 fq_rate;
@@ -353,12 +352,6 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		    errlen) == -1)
 			return -1;
 		s->m.silent_ms = (int)x->silent_ms;
-		/* Not --splice: a splice() moves what is queued, a pipe's
-		 * worth at most, and waits as a plain read would. */
-		if (!x->is_tx && s->m.path != GB_PATH_SPLICE)
-			s->m.lowat = sock_set_rcvlowat(s->fd, x->p.buflen);
-		if (i == 0)
-			x->rcvlowat = s->m.lowat;
 		s->m.cap = x->stream_cap;
 		s->m.total = x->total_cap != 0 ? &x->total : NULL;
 		s->m.total_cap = x->total_cap;
@@ -529,7 +522,7 @@ xfer_knobs(struct xfer *x, struct gb_side *side)
 	unsigned i, fell = 0, unpinned = 0;
 
 	side->tos = x->tos;
-	side->rcvlowat = x->rcvlowat;
+	side->rcvlowat = x->n > 0 ? x->s[0].m.lowat : 0;
 	side->has_fq_rate = x->has_fq_rate;
 	side->fq_rate = x->fq_rate;
 	for (i = 0; i < x->n; i++) {

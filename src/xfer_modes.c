@@ -26,7 +26,6 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <linux/errqueue.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -42,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sock.h"
 #include "xfer.h"
 #include "xfer_modes.h"
 
@@ -156,7 +156,13 @@ xfer_mode_open(struct xfer_mode *m, int fd, int path, size_t len, char *err,
 	case GB_PATH_SEND:
 		return mode_buf(m, len, 'g', err, errlen);
 	}
-	/* Received data lands in zeros; skip_rx_copy checks they stay. */
+	/*
+	 * recv() and recv(MSG_TRUNC) wait for a whole buffer (not
+	 * --splice: a splice() moves at most a pipe's worth, and waits as a
+	 * plain read does).  Received data lands in zeros; skip_rx_copy
+	 * checks they stay.
+	 */
+	m->lowat = sock_set_rcvlowat(fd, (uint32_t)len);
 	return mode_buf(m, len, 0, err, errlen);
 }
 
@@ -487,14 +493,6 @@ xfer_mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 	return mode_send(m, stop, nbuf);
 }
 
-static int
-mode_rcvtimeo(struct xfer_mode *m, int ms)
-{
-	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
-
-	return setsockopt(m->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-}
-
 /*
  * With SO_RCVLOWAT (sock_set_rcvlowat) a blocking read waits for a whole
  * buffer, and when SO_RCVTIMEO runs out it returns the few bytes it has
@@ -521,7 +519,7 @@ mode_short_read(struct xfer_mode *m)
 		errno = EAGAIN;
 		return -1;
 	}
-	if (mode_rcvtimeo(m, m->silent_ms - idle) == 0)
+	if (sock_set_rcvtimeo(m->fd, m->silent_ms - idle) == 0)
 		m->short_timeo = 1;
 	return 0;
 }
@@ -545,7 +543,7 @@ mode_recv(struct xfer_mode *m, int flags)
 				if (mode_short_read(m) == -1)
 					break;
 			} else if (m->short_timeo &&
-			    mode_rcvtimeo(m, m->silent_ms) == 0)
+			    sock_set_rcvtimeo(m->fd, m->silent_ms) == 0)
 				m->short_timeo = 0;
 		} else if (n == 0)
 			return 0;

@@ -202,6 +202,10 @@ d["result"]["sender"]["sndbuf"]["requested"] == 65536 and
 d["result"]["sender"]["sndbuf"]["actual"] == 131072 and
 d["result"]["receiver"]["rcvbuf"]["requested"] == 131072 and
 d["result"]["receiver"]["rcvbuf"]["actual"] >= 131072'
+check "the receiving end waits for a whole -l buffer (SO_RCVLOWAT read back)" \
+    json_check "$TMP/o.json" '
+d["result"]["receiver"]["rcvlowat"] == 16384 and
+d["result"]["sender"]["rcvlowat"] is None'
 check "-vv traces the protocol on stderr" grep -q 'received: accept' \
     "$TMP/o.err"
 wait_for "$SRV" 5 || true
@@ -315,12 +319,14 @@ check "--splice (listener receives): test exits 0" \
 check "--splice: data path splice, bytes equal on both ends" \
     json_check "$TMP/spl.json" '
 d["result"]["receiver"]["data_path"] == "splice" and
+d["result"]["receiver"]["rcvlowat"] is None and
 d["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] > 0'
 check "--sendfile --splice -n 50 -l 64K -P 2: test exits 0" \
     gb_json sfn -r 127.0.0.1 -n 50 -l 64K -P 2 --sendfile --splice
 check "--sendfile --splice -n: exactly 2 x 50 x 64K bytes on both ends" \
     json_check "$TMP/sfn.json" '
 d["result"]["sender"]["data_path"] == "sendfile" and
+d["result"]["receiver"]["rcvlowat"] is None and
 d["result"]["receiver"]["data_path"] == "splice" and
 d["result"]["sender"]["bytes"] == d["result"]["receiver"]["bytes"] == 2*50*65536
 and [x["bytes"] for x in d["result"]["receiver"]["streams"]] == [50*65536] * 2'
