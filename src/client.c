@@ -340,6 +340,15 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		event_add(sigterm, NULL);
 	}
 	event_base_dispatch(c->base);
+	/*
+	 * A signal that came as the test ended was caught by libevent's
+	 * handler, but the loop had already left: run it once more, with
+	 * nothing but the signals left in it, so that a Ctrl-C then still
+	 * ends a sweep instead of vanishing.
+	 */
+	if (ctl_ev != NULL)
+		event_del(ctl_ev);
+	event_base_loop(c->base, EVLOOP_NONBLOCK);
 	if (xfer_finish(c->x, mine, r, err, errlen) == 0)
 		rc = CLIENT_OK;
 	else if (c->interrupted)

@@ -120,21 +120,23 @@ check "--confidence 95,50 exits 0 with one row" one_row
 
 # 4. SIGINT in the middle: the rows so far are kept.
 rc=0
-"$GB" -t 127.0.0.1 -p "$PORT" -q -T 0.2 --sweep length=64K..1M*2 \
+"$GB" -t 127.0.0.1 -p "$PORT" -q -T 1 --sweep length=64K..256K*2 \
     --csv "$TMP/int.csv" >"$TMP/int.txt" 2>"$TMP/int.err" &
 cli=$!
-# After the first row (4 runs of 0.2 s to go), not after a fixed time.
+# 0.3 s into the second run's 1 s of data (after the first row, not after
+# a fixed time): the signal meets a transfer, also on a slow machine.
 for _ in $(seq 1 100); do
 	[ "$(wc -l 2>/dev/null <"$TMP/int.csv" || echo 0)" -lt 2 ] || break
 	sleep 0.1
 done
+sleep 0.3
 kill -INT "$cli"
 wait "$cli" || rc=$?
 said_int() { [ "$rc" -eq 1 ] && grep -q 'interrupted (SIGINT)' "$TMP/int.err"; }
 check "SIGINT ends the sweep: exit 1 (got $rc), says interrupted" said_int
 n=$(($(wc -l <"$TMP/int.csv") - 1))
-kept() { [ "$n" -ge 1 ] && [ "$n" -lt 5 ]; }
-check "the CSV keeps the runs that ended ($n of 5)" kept
+kept() { [ "$n" -ge 1 ] && [ "$n" -lt 3 ]; }
+check "the CSV keeps the runs that ended ($n of 3)" kept
 rc=0
 "$GB" -t 127.0.0.1 -p "$PORT" -q -T 0.1 >/dev/null 2>"$TMP/after.err" ||
     rc=$?
