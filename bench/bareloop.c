@@ -4,9 +4,9 @@
  * happens.  What gigebench (or any tool) moves at the same buffer length
  * is measured against this.
  *
- *	bareloop [-w] [-l length] [-T seconds]		both ends, over 127.0.0.1
- *	bareloop -r [-w] [-p port] [-l length]		receive one connection
- *	bareloop -t host [-p port] [-l length] [-T seconds]	send to it
+ *	bareloop [-w] [-l length] [-P n] [-T seconds]	both ends, over 127.0.0.1
+ *	bareloop -r [-w] [-p port] [-l length] [-P n]	receive n connections
+ *	bareloop -t host [-p port] [-l length] [-P n] [-T seconds]	send to it
  *
  *	$ cc -O2 -o bareloop bench/bareloop.c
  *	$ ./bareloop -l 128K -T 5
@@ -15,13 +15,15 @@
  *
  * -w sets SO_RCVLOWAT on the receiving socket to the length, as gigebench
  * does: TCP then wakes the receiver once per buffer, not once per segment.
+ * -P n (1-8) moves n connections at once, a thread per connection on each
+ * end, as gigebench -P and iperf -P do; the receiver's line is the sum.
  *
  * Without -t or -r it forks: the parent receives, the child sends, over
  * an ephemeral port on 127.0.0.1.  bench/run.sh runs -r and -t as two
  * commands instead, each under bench/cpuwrap, so that their CPU time is
  * taken the same way as every other tool's.
  *
- * The sender stops on a SIGALRM timer (a flag tested once per send), so
+ * The senders stop on a SIGALRM timer (a flag tested once per send), so
  * that the loop reads no clock per buffer.  The receiver's figure is the
  * headline: bytes delivered from accept() to end of file.  Sizes take K
  * and M suffixes (powers of 1024), as gigebench's do.
@@ -39,7 +41,9 @@
 #include <netdb.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,23 +52,34 @@
 
 #define LENGTH_DEFAULT	(128 * 1024)
 #define LENGTH_MAX	(64 * 1024 * 1024)
+#define STREAMS_MAX	8
 
-static volatile sig_atomic_t time_up;
+static atomic_int time_up;	/* lock-free: safe in a handler and threads */
 
 static void
 alarm_note(int sig)
 {
 	(void)sig;
-	time_up = 1;
+	atomic_store(&time_up, 1);
 }
+
+/* One connection's loop: its socket, length and what it moved. */
+struct flow {
+	pthread_t tid;
+	int fd;
+	long length;
+	unsigned long long bytes;
+	int status;
+};
 
 static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: bareloop [-w] [-l length] [-T seconds]\n"
-	    "       bareloop -r [-w] [-p port] [-l length]\n"
-	    "       bareloop -t host [-p port] [-l length] [-T seconds]\n");
+	    "usage: bareloop [-w] [-l length] [-P n] [-T seconds]\n"
+	    "       bareloop -r [-w] [-p port] [-l length] [-P n]\n"
+	    "       bareloop -t host [-p port] [-l length] [-P n] "
+	    "[-T seconds]\n");
 	exit(2);
 }
 
@@ -113,7 +128,7 @@ listen_on(int port, int *bound_port)
 	sin.sin_addr.s_addr = port == 0 ? htonl(INADDR_LOOPBACK) :
 	    htonl(INADDR_ANY);
 	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
-	    listen(fd, 1) == -1 ||
+	    listen(fd, STREAMS_MAX) == -1 ||
 	    getsockname(fd, (struct sockaddr *)&sin, &len) == -1) {
 		close(fd);
 		return -1;
@@ -155,58 +170,133 @@ report(const char *who, unsigned long long bytes, double secs, long length)
 	fflush(stdout);
 }
 
-static int
-receive_one(int lfd, long length, int lowat)
+static void *
+recv_flow(void *arg)
 {
-	unsigned long long bytes = 0;
-	double t0;
+	struct flow *f = arg;
 	char *buf;
-	ssize_t n;
-	int fd;
+	ssize_t n = -1;
 
-	if ((buf = malloc(length)) == NULL)
-		return -1;
-	while ((fd = accept(lfd, NULL, NULL)) == -1 && errno == EINTR)
-		;
-	if (fd == -1) {
-		free(buf);
-		return -1;
+	if ((buf = malloc(f->length)) != NULL) {
+		for (;;) {
+			n = recv(f->fd, buf, f->length, 0);
+			if (n > 0)
+				f->bytes += n;
+			else if (n == 0 || errno != EINTR)
+				break;
+		}
 	}
-	if (lowat) {
-		int v = (int)length;
-
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &v, sizeof(v)) == -1)
-			perror("bareloop: SO_RCVLOWAT");
-	}
-	t0 = now_s();
-	for (;;) {
-		n = recv(fd, buf, length, 0);
-		if (n > 0)
-			bytes += n;
-		else if (n == 0)
-			break;
-		else if (errno != EINTR)
-			break;
-	}
-	report("r", bytes, now_s() - t0, length);
-	close(fd);
+	f->status = n == 0 ? 0 : -1;
 	free(buf);
-	return n == 0 ? 0 : -1;
+	return NULL;
+}
+
+/* run_flows: one thread per flow running fn, the first in this one. */
+static int
+run_flows(struct flow *fl, int nflows, void *(*fn)(void *))
+{
+	int i, status = 0;
+
+	for (i = 1; i < nflows; i++)
+		if (pthread_create(&fl[i].tid, NULL, fn, &fl[i]) != 0) {
+			fl[i].status = -1;
+			fl[i].tid = pthread_self();
+		}
+	fn(&fl[0]);
+	for (i = 0; i < nflows; i++) {
+		if (i > 0 && !pthread_equal(fl[i].tid, pthread_self()))
+			pthread_join(fl[i].tid, NULL);
+		if (fl[i].status != 0)
+			status = -1;
+	}
+	return status;
 }
 
 static int
-send_for(int fd, long length, double seconds)
+receive_n(int lfd, long length, int nflows, int lowat)
 {
+	struct flow fl[STREAMS_MAX];
 	unsigned long long bytes = 0;
-	struct itimerval it;
-	struct sigaction sa;
-	double t0;
+	double t0 = 0;
+	int i, status;
+
+	memset(fl, 0, sizeof(fl));
+	for (i = 0; i < nflows; i++) {
+		while ((fl[i].fd = accept(lfd, NULL, NULL)) == -1 &&
+		    errno == EINTR)
+			;
+		if (fl[i].fd == -1) {
+			while (i-- > 0)
+				close(fl[i].fd);
+			return -1;
+		}
+		if (i == 0)
+			t0 = now_s();
+		fl[i].length = length;
+		if (lowat) {
+			int v = (int)length;
+
+			if (setsockopt(fl[i].fd, SOL_SOCKET, SO_RCVLOWAT, &v,
+			    sizeof(v)) == -1)
+				perror("bareloop: SO_RCVLOWAT");
+		}
+	}
+	status = run_flows(fl, nflows, recv_flow);
+	for (i = 0; i < nflows; i++) {
+		bytes += fl[i].bytes;
+		close(fl[i].fd);
+	}
+	report("r", bytes, now_s() - t0, length);
+	return status;
+}
+
+static void *
+send_flow(void *arg)
+{
+	struct flow *f = arg;
 	char *buf;
 	ssize_t n;
 
-	if ((buf = malloc(length)) == NULL)
-		return -1;
-	memset(buf, 0x5a, length);
+	f->status = -1;
+	if ((buf = malloc(f->length)) == NULL)
+		return NULL;
+	memset(buf, 0x5a, f->length);
+	while (!atomic_load_explicit(&time_up, memory_order_relaxed)) {
+		n = send(f->fd, buf, f->length, 0);
+		if (n > 0)
+			f->bytes += n;
+		else if (n == -1 && errno != EINTR)
+			break;
+	}
+	if (atomic_load(&time_up))
+		f->status = 0;
+	free(buf);
+	return NULL;
+}
+
+/* send_for: connect nflows times to host, then send on each until the
+ * timer ends it; the sum of what was sent. */
+static int
+send_for(const char *host, int port, long length, int nflows, double seconds)
+{
+	struct flow fl[STREAMS_MAX];
+	unsigned long long bytes = 0;
+	struct itimerval it;
+	struct sigaction sa;
+	int i, status;
+	double t0;
+
+	memset(fl, 0, sizeof(fl));
+	for (i = 0; i < nflows; i++) {
+		if ((fl[i].fd = connect_to(host, port)) == -1) {
+			fprintf(stderr, "bareloop: cannot connect to %s port "
+			    "%d: %s\n", host, port, strerror(errno));
+			while (i-- > 0)
+				close(fl[i].fd);
+			return -1;
+		}
+		fl[i].length = length;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = alarm_note;	/* no SA_RESTART: send() may return short */
 	sigemptyset(&sa.sa_mask);
@@ -216,16 +306,13 @@ send_for(int fd, long length, double seconds)
 	it.it_value.tv_usec = (suseconds_t)((seconds - (time_t)seconds) * 1e6);
 	t0 = now_s();
 	setitimer(ITIMER_REAL, &it, NULL);
-	while (!time_up) {
-		n = send(fd, buf, length, 0);
-		if (n > 0)
-			bytes += n;
-		else if (n == -1 && errno != EINTR)
-			break;
+	status = run_flows(fl, nflows, send_flow);
+	for (i = 0; i < nflows; i++) {
+		bytes += fl[i].bytes;
+		close(fl[i].fd);
 	}
 	report("t", bytes, now_s() - t0, length);
-	free(buf);
-	return time_up ? 0 : -1;
+	return status;
 }
 
 int
@@ -234,11 +321,11 @@ main(int argc, char *argv[])
 	const char *host = NULL;
 	double seconds = 5;
 	long length = LENGTH_DEFAULT;
-	int ch, mode = 0, port = 5201, lfd, fd, status, lowat = 0;
+	int ch, mode = 0, port = 5201, lfd, status, lowat = 0, nflows = 1;
 	pid_t pid;
 	char *end;
 
-	while ((ch = getopt(argc, argv, "l:p:rt:T:w")) != -1) {
+	while ((ch = getopt(argc, argv, "l:p:P:rt:T:w")) != -1) {
 		switch (ch) {
 		case 'l':
 			if ((length = size_parse(optarg)) == -1) {
@@ -252,6 +339,14 @@ main(int argc, char *argv[])
 			if (port < 1 || port > 65535) {
 				fprintf(stderr, "bareloop: port is not "
 				    "1-65535: %s\n", optarg);
+				return 2;
+			}
+			break;
+		case 'P':
+			nflows = atoi(optarg);
+			if (nflows < 1 || nflows > STREAMS_MAX) {
+				fprintf(stderr, "bareloop: streams is not "
+				    "1-%d: %s\n", STREAMS_MAX, optarg);
 				return 2;
 			}
 			break;
@@ -281,22 +376,14 @@ main(int argc, char *argv[])
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 
-	if (mode == 't') {
-		if ((fd = connect_to(host, port)) == -1) {
-			fprintf(stderr, "bareloop: cannot connect to %s port "
-			    "%d: %s\n", host, port, strerror(errno));
-			return 1;
-		}
-		status = send_for(fd, length, seconds);
-		close(fd);
-		return status == 0 ? 0 : 1;
-	}
+	if (mode == 't')
+		return send_for(host, port, length, nflows, seconds) == 0 ? 0 : 1;
 	if ((lfd = listen_on(mode == 'r' ? port : 0, &port)) == -1) {
 		fprintf(stderr, "bareloop: cannot listen: %s\n", strerror(errno));
 		return 1;
 	}
 	if (mode == 'r') {
-		status = receive_one(lfd, length, lowat);
+		status = receive_n(lfd, length, nflows, lowat);
 		close(lfd);
 		return status == 0 ? 0 : 1;
 	}
@@ -307,15 +394,10 @@ main(int argc, char *argv[])
 	}
 	if (pid == 0) {
 		close(lfd);
-		if ((fd = connect_to("127.0.0.1", port)) == -1) {
-			perror("bareloop: connect");
-			_exit(1);
-		}
-		status = send_for(fd, length, seconds);
-		close(fd);
+		status = send_for("127.0.0.1", port, length, nflows, seconds);
 		_exit(status == 0 ? 0 : 1);
 	}
-	status = receive_one(lfd, length, lowat);
+	status = receive_n(lfd, length, nflows, lowat);
 	close(lfd);
 	if (waitpid(pid, &ch, 0) == -1 || !WIFEXITED(ch) ||
 	    WEXITSTATUS(ch) != 0)

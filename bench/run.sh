@@ -12,16 +12,22 @@
 # seconds per GB (2^30 bytes) on each end.  CPU time is taken the same way
 # for every tool: each sender and receiver runs under bench/cpuwrap.c,
 # which reads utime+stime(+cutime+cstime) from /proc/PID/stat of every
-# process of the tool's tree just before reaping it.  Beds: loopback
-# (127.0.0.1) and two namespaces joined by a veth pair at MTU 1500 and
-# 9000, without a rate limit (tests/lib/netns.sh).  Settings: each tool's
-# defaults, and matched settings (-l 128K with 1 and 2 streams).  On
-# loopback it also runs the bare loop, and gigebench at the buffer lengths
-# a default could take (64K, 128K, 256K, 1M) beside iperf3 and the bare
+# process of the tool's tree just before reaping it.  Beside that, the
+# host's CPU time over the client's run (all CPUs' user, nice, system,
+# irq and softirq time from /proc/stat) per GB: the whole cost of moving
+# the data, whichever process or context the kernel charged it to.
+# Beds: loopback (127.0.0.1) and two namespaces joined by a veth pair at
+# MTU 1500 and 9000, without a rate limit (tests/lib/netns.sh).
+# Settings: each tool's defaults, and matched settings (-l 128K with 1 and
+# 2 streams).  The bare loop runs in every bed's 2-stream case (a thread
+# per stream, as gigebench and iperf).  On loopback it also runs the bare
+# loop at the defaults and at 128K x 1, gigebench at the buffer lengths a
+# default could take (64K, 128K, 256K, 1M) beside iperf3 and the bare
 # loop at 128K and 1M, the bare loop with SO_RCVLOWAT (-w) beside
-# gigebench at 128K and 1M, and gigebench's zero-copy modes (-Z, --sendfile,
-# --skip-rx-copy, --splice, --sendfile with --skip-rx-copy) at its default
-# length beside its copying path and iperf3 with and without -Z.
+# gigebench at 128K and 1M, and gigebench's zero-copy modes (-Z,
+# --sendfile, --skip-rx-copy, --splice, --sendfile with --skip-rx-copy)
+# at its default length beside its copying path and iperf3 with and
+# without -Z.
 #
 # Interleaving: a round runs every case once, and within a case the tools
 # in turn (gigebench, iperf3, nuttcp, iperf, bareloop), so that load from
@@ -157,7 +163,7 @@ GB_SHA=$(sha256sum "$GB" | cut -c1-12)
 GB=$WORK/gigebench
 
 for prog in cpuwrap bareloop; do
-	"$CC" -O2 -Wall -o "$WORK/$prog" "$HERE/$prog.c" ||
+	"$CC" -O2 -Wall -pthread -o "$WORK/$prog" "$HERE/$prog.c" ||
 	    { echo "bench: cannot build bench/$prog.c" >&2; exit 1; }
 done
 WRAP=$WORK/cpuwrap
@@ -275,17 +281,18 @@ listening() {	# listening BED PORT: 0 once something listens on PORT
 
 # --- one run ---------------------------------------------------------------
 
-# server_cmd / client_cmd TOOL LEN STREAMS: fill the arrays SRV and CLI.
-# LEN "def" gives the tool no length option at all.
+# server_cmd TOOL LEN BIND STREAMS [MODE] and client_cmd TOOL LEN STREAMS
+# HOST [MODE]: fill the arrays SRV and CLI.  LEN "def" gives the tool no
+# length option at all.
 server_cmd() {
-	local tool=$1 len=$2 bind=$3 mode=${4:-}
+	local tool=$1 len=$2 bind=$3 streams=$4 mode=${5:-}
 	case $tool in
 	gigebench) SRV=("$GB" -r -1 -B "$bind" -p "$PORT") ;;
 	iperf3) SRV=(iperf3 -s -1 -B "$bind" -p "$PORT") ;;
 	nuttcp) SRV=(nuttcp -1 -P "$PORT") ;;
 	iperf) SRV=(iperf -s -B "$bind" -p "$PORT") ;;
 	bare)
-		SRV=("$BARE" -r -p "$PORT" -l "$len")
+		SRV=("$BARE" -r -p "$PORT" -l "$len" -P "$streams")
 		[ "$mode" != lowat ] || SRV+=(-w)
 		;;
 	esac
@@ -324,7 +331,8 @@ client_cmd() {
 		[ "$streams" -eq 1 ] || p=(-P "$streams")
 		CLI=(iperf -c "$host" -p "$PORT" -t "$SECS" "${l[@]}" "${p[@]}" -y C)
 		;;
-	bare) CLI=("$BARE" -t "$host" -p "$PORT" -l "$len" -T "$SECS") ;;
+	bare) CLI=("$BARE" -t "$host" -p "$PORT" -l "$len" -P "$streams"
+	    -T "$SECS") ;;
 	esac
 }
 
@@ -364,7 +372,7 @@ run_one() {
 	mkdir -p "$dir"
 	host=$(addr_of "$bed")
 	port_take "$bed"
-	server_cmd "$tool" "$len" "$host" "$mode"
+	server_cmd "$tool" "$len" "$host" "$streams" "$mode"
 	client_cmd "$tool" "$len" "$streams" "$host" "$mode"
 	{
 		echo "key=$key"
@@ -391,8 +399,10 @@ run_one() {
 	fi
 	rc=0
 	prefix a "$bed"
+	head -n 1 /proc/stat >"$dir/host0"
 	"${PFX[@]}" timeout -k 5 $((SECS + 30)) "$WRAP" "$dir/client.cpu" \
 	    "${CLI[@]}" >"$dir/client.out" 2>"$dir/client.err" </dev/null || rc=$?
+	head -n 1 /proc/stat >"$dir/host1"
 	echo "client_rc=$rc" >>"$dir/meta"
 	# iperf -s never exits by itself; the others end after one test.
 	if [ "$tool" = iperf ]; then
@@ -426,6 +436,7 @@ for bed in $BED_LIST; do
 	[ "$bed" = lo ] && name=loopback || name="mtu $bed"
 	bare_def=""
 	bare_m=""
+	bare_2="bare:$MATCHED_LEN:2"
 	if [ "$bed" = lo ]; then
 		bare_def="bare:$GB_DEF_LEN:1"
 		bare_m="bare:$MATCHED_LEN:1"
@@ -433,7 +444,7 @@ for bed in $BED_LIST; do
 	case_add "$name, defaults" "$bed" "$(specs def 1 "$bare_def")"
 	[ "$SMOKE" -eq 1 ] && continue
 	case_add "$name, 128K x 1" "$bed" "$(specs "$MATCHED_LEN" 1 "$bare_m")"
-	case_add "$name, 128K x 2" "$bed" "$(specs "$MATCHED_LEN" 2)"
+	case_add "$name, 128K x 2" "$bed" "$(specs "$MATCHED_LEN" 2 "$bare_2")"
 done
 # Buffer lengths a default could take: gigebench at each, with the bare
 # loop and iperf3 at 128K and 1M (the 128K runs are the matched case's).
@@ -513,6 +524,7 @@ done
 	echo "date=$STARTED"
 	echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "nproc=$(nproc)"
+	echo "clk_tck=$(getconf CLK_TCK)"
 	echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 	echo "kernel=$(uname -r)"
 	echo "gigebench=$("$GB" -V 2>&1 | head -1) (binary sha256 $GB_SHA," \

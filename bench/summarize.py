@@ -13,7 +13,10 @@ Each tool's throughput is the one it reports itself (iperf3 and nuttcp:
 the receiver's; iperf 2: the sum of its streams; bareloop: the receiver's).
 CPU seconds per GB is cpuwrap's cpu_s of the sender (the client) and of
 the receiver (the server) over the bytes the tool reports, GB = 2^30
-bytes.  A case's figure for a tool is the median over its rounds, and a
+bytes.  "host" is the CPU time of the whole host over the client's run
+(/proc/stat: user, nice, system, irq and softirq of all CPUs, read before
+and after it) over the same bytes: what moving them cost, whichever
+process or context the kernel charged it to.  A case's figure for a tool is the median over its rounds, and a
 ratio is gigebench's median over the peer's.  Exit status 1 if any run
 failed or gave no figure, so that a smoke round proves every tool ran.
 """
@@ -25,7 +28,7 @@ import sys
 
 GB = float(1 << 30)
 PEERS = ("iperf3", "nuttcp", "iperf")
-RATIO_KEYS = ('mbps', 'snd', 'rcv', 'sum')
+RATIO_KEYS = ('mbps', 'snd', 'rcv', 'sum', 'host')
 # The issue's targets (issue 5), as (what, ratio, bound).
 TARGET_DEFAULT_PEER = 1.05
 TARGET_DEFAULT_BARE = 0.97
@@ -62,6 +65,16 @@ def read_text(path):
             return f.read()
     except OSError:
         return ''
+
+
+def host_busy_ticks(path):
+    """The first line of /proc/stat: user + nice + system + irq + softirq
+    of all CPUs, in clock ticks; None if the file is missing."""
+    f = read_text(path).split()
+    if len(f) < 8 or f[0] != 'cpu':
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq = map(int, f[1:8])
+    return user + nice + system + irq + softirq
 
 
 def parse_gigebench(d):
@@ -131,8 +144,9 @@ PARSERS = {'gigebench': parse_gigebench, 'iperf3': parse_iperf3,
            'nuttcp': parse_nuttcp, 'iperf': parse_iperf, 'bare': parse_bare}
 
 
-def parse_run(d):
-    """One run's figures: a dict with ok, and mbps, bytes, snd, rcv or error."""
+def parse_run(d, clk_tck=100):
+    """One run's figures: a dict with ok, and mbps, bytes, snd, rcv, host
+    (None when the run has no /proc/stat readings) or error."""
     meta = kv_file(os.path.join(d, 'meta'))
     run = {'dir': d, 'key': meta.get('key'), 'round': int(meta.get('round', 0)),
            'tool': meta.get('tool'), 'client': meta.get('client'),
@@ -163,6 +177,10 @@ def parse_run(d):
                    snd=float(snd['cpu_s']) / (nbytes / GB),
                    rcv=float(rcv['cpu_s']) / (nbytes / GB))
         run['sum'] = run['snd'] + run['rcv']
+        h0, h1 = (host_busy_ticks(os.path.join(d, f)) for f in ('host0', 'host1'))
+        run['host_cpu_s'] = (h1 - h0) / clk_tck if h0 is not None and h1 is not None else None
+        run['host'] = run['host_cpu_s'] / (nbytes / GB) \
+            if run['host_cpu_s'] is not None else None
         if run['tool'] == 'gigebench':
             run['path'] = gigebench_path(d)
     except (ValueError, KeyError, TypeError, IndexError) as e:
@@ -180,7 +198,7 @@ def size_label(n):
 
 
 def median(runs, field):
-    v = [r[field] for r in runs if r['ok']]
+    v = [r[field] for r in runs if r['ok'] and r[field] is not None]
     return statistics.median(v) if v else None
 
 
@@ -202,6 +220,7 @@ def ratio(a, b):
 
 def load(work):
     machine = kv_file(os.path.join(work, 'machine'))
+    clk_tck = int(machine.get('clk_tck', 100))
     rows = []
     with open(os.path.join(work, 'cases')) as f:
         for line in f:
@@ -213,7 +232,7 @@ def load(work):
     runs = {}
     rdir = os.path.join(work, 'runs')
     for n in sorted(os.listdir(rdir)) if os.path.isdir(rdir) else ():
-        r = parse_run(os.path.join(rdir, n))
+        r = parse_run(os.path.join(rdir, n), clk_tck)
         runs.setdefault(r['key'], []).append(r)
     return machine, rows, runs
 
@@ -229,9 +248,11 @@ def summarize_case(rows, runs):
                         mbps=median(rs, 'mbps'), snd=median(rs, 'snd'),
                         spread=spread(rs, 'mbps'),
                         rcv=median(rs, 'rcv'), sum=median(rs, 'sum'),
+                        host=median(rs, 'host'),
                         samples=[{k: r.get(k) for k in (
                             'round', 'ok', 'error', 'mbps', 'bytes', 'snd_cpu_s',
-                            'rcv_cpu_s', 'snd_ru_s', 'rcv_ru_s', 'client',
+                            'rcv_cpu_s', 'snd_ru_s', 'rcv_ru_s', 'host_cpu_s',
+                            'client',
                             'server', 'path')} for r in rs]))
     # The reference is gigebench's copying run; in a case with several
     # (the buffer lengths), the one at the row's own length.
@@ -256,19 +277,20 @@ def write_table(out, name, what, width, ratio_title, rows):
     """A case's table: rows of (tool text, `what` text, figures, ratios or
     None), `what` (settings or mode) `width` characters wide."""
     out.write('\n%s\n' % name)
-    out.write('  %-9s %-*s %2s %7s %5s %6s %6s %6s   %-s\n' % (
+    out.write('  %-9s %-*s %2s %7s %5s %6s %6s %6s %6s   %-s\n' % (
         'tool', width, what, 'n', 'Mbps', 'range', 'snd', 'rcv', 'sum',
-        ratio_title))
-    out.write('  %-9s %-*s %2s %7s %5s %6s %6s %6s   %6s %6s %6s %6s\n' % (
-        '', width, '', '', '', '%', 's/GB', 's/GB', 's/GB', 'Mbps', 'snd',
-        'rcv', 'sum'))
+        'host', ratio_title))
+    out.write('  %-9s %-*s %2s %7s %5s %6s %6s %6s %6s   %6s %6s %6s %6s %6s\n' % (
+        '', width, '', '', '', '%', 's/GB', 's/GB', 's/GB', 's/GB', 'Mbps',
+        'snd', 'rcv', 'sum', 'host'))
     for tool_txt, lab, t, r in rows:
-        rtxt = '%6s %6s %6s %6s' % tuple(fmt(r[k], '%.3f') for k in
-                                         RATIO_KEYS) if r else '%6s' % '-'
-        out.write('  %-9s %-*s %2d %7s %5s %6s %6s %6s   %s%s\n' % (
+        rtxt = '%6s %6s %6s %6s %6s' % tuple(fmt(r[k], '%.3f') for k in
+                                             RATIO_KEYS) if r else '%6s' % '-'
+        out.write('  %-9s %-*s %2d %7s %5s %6s %6s %6s %6s   %s%s\n' % (
             tool_txt, width, lab, t['n'], fmt(t['mbps'], '%.0f'),
             fmt(t['spread'], '%.0f'), fmt(t['snd'], '%.3f'),
-            fmt(t['rcv'], '%.3f'), fmt(t['sum'], '%.3f'), rtxt,
+            fmt(t['rcv'], '%.3f'), fmt(t['sum'], '%.3f'),
+            fmt(t['host'], '%.3f'), rtxt,
             '  (%d failed)' % t['failed'] if t['failed'] else ''))
 
 
@@ -384,6 +406,37 @@ def targets(cases):
     return res
 
 
+def per_end_bounds(cases):
+    """For each matched case, the two per-end CPU targets added up beside
+    the least host CPU per GB any tool there spent.  The per-end figures
+    split one cost, the host's, between two processes as the kernel
+    charged it; when the bounds add up to less than any tool's (the bare
+    loop's included) host cost, meeting both needs the kernel to charge
+    that much less to the two ends, not a cheaper tool."""
+    res = []
+    for name, tools in cases:
+        if ' x ' not in name:
+            continue
+        peers = [t for t in tools if t['tool'] in PEERS]
+        best = {}
+        for end in ('snd', 'rcv'):
+            have = [p for p in peers if p[end] is not None]
+            if have:
+                best[end] = min(have, key=lambda p: p[end])
+        hosts = [t for t in tools if t.get('host') is not None]
+        if len(best) < 2 or not hosts:
+            continue
+        low = min(hosts, key=lambda t: t['host'])
+        bound = TARGET_MATCHED_CPU * (best['snd']['snd'] + best['rcv']['rcv'])
+        res.append({'case': name, 'bound_sum': bound,
+                    'snd_from': best['snd']['tool'], 'rcv_from': best['rcv']['tool'],
+                    'least_host': low['host'],
+                    'least_host_tool': 'bareloop' if low['tool'] == 'bare' else low['tool'],
+                    'gigebench_host': next((t['host'] for t in tools
+                                            if t['tool'] == 'gigebench'), None)})
+    return res
+
+
 def main_table(work, json_out):
     machine, rows, runs = load(work)
     names = []
@@ -418,6 +471,16 @@ def main_table(work, json_out):
             out.write('  %-62s %6s %s %.2f  %s\n' % (
                 t['target'], fmt(t['value'], '%.3f'), t['op'], t['bound'],
                 {True: 'met', False: 'MISSED', None: 'no data'}[t['met']]))
+    bounds = per_end_bounds(cases)
+    if bounds:
+        out.write('\nper-end CPU targets added up, against the host\'s whole CPU '
+                  'per GB (s/GB)\n')
+        for b in bounds:
+            out.write('  %-20s snd bound (%s) + rcv bound (%s) = %.3f; least host '
+                      'cost: %s %.3f (gigebench %s)\n' % (
+                          b['case'], b['snd_from'], b['rcv_from'], b['bound_sum'],
+                          b['least_host_tool'], b['least_host'],
+                          fmt(b['gigebench_host'], '%.3f')))
     failed = [s for _, tools in cases for t in tools for s in t['samples']
               if not s['ok']]
     seen = set()
@@ -431,7 +494,7 @@ def main_table(work, json_out):
         with open(json_out, 'w') as f:
             json.dump({'machine': machine, 'cases': [
                 {'case': n, 'tools': tools} for n, tools in cases],
-                'targets': tg}, f, indent=1)
+                'targets': tg, 'per_end_bounds': bounds}, f, indent=1)
             f.write('\n')
     return 1 if failed or empty else 0
 
