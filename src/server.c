@@ -446,8 +446,28 @@ session_mtu(struct session *ss, uint32_t mtu, char *err, size_t errlen)
 }
 
 /*
- * The client is who it says (or no key is set): set the MTU it asked for,
- * then accept.  Nothing on the host changes before this point.
+ * --force-bufs on the listener's own sockets needs CAP_NET_ADMIN: a
+ * listener without it refuses the test before any data (exit 3 on the
+ * client) instead of failing at the first data connection.
+ */
+static int
+session_force_bufs(const struct session *ss, char *err, size_t errlen)
+{
+	const struct gb_params *p = &ss->p;
+
+	if (!p->force_bufs || (ss->is_tx ? p->sndbuf : p->rcvbuf) == 0 ||
+	    sock_can_force_bufs(ss->is_tx) != 0)
+		return 0;
+	snprintf(err, errlen, "--force-bufs: this listener may not force "
+	    "its %s buffer (%s needs CAP_NET_ADMIN)", ss->is_tx ? "send" :
+	    "receive", ss->is_tx ? "SO_SNDBUFFORCE" : "SO_RCVBUFFORCE");
+	return -1;
+}
+
+/*
+ * The client is who it says (or no key is set): check what it asked of
+ * this listener's privileges, set the MTU it asked for, then accept.
+ * Nothing on the host changes before this point.
  */
 static void
 session_accept(struct session *ss)
@@ -460,8 +480,9 @@ session_accept(struct session *ss)
 		session_end(ss);
 		return;
 	}
-	if (ss->p.mtu != 0 && session_mtu(ss, ss->p.mtu, err,
-	    sizeof(err)) == -1) {
+	if (session_force_bufs(ss, err, sizeof(err)) == -1 ||
+	    (ss->p.mtu != 0 && session_mtu(ss, ss->p.mtu, err,
+	    sizeof(err)) == -1)) {
 		logmsg(ss->srv, 0, ss->result->peer, err);
 		m->type = PROTO_REFUSE;
 		m->refusal = PROTO_REFUSE_PARAMS;

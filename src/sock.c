@@ -377,6 +377,19 @@ sock_fq_rate(int fd, uint64_t *bytes_s)
 	return 1;
 }
 
+int
+sock_can_force_bufs(int is_tx)
+{
+	int fd, v = 65536, ok;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return -1;
+	ok = setsockopt(fd, SOL_SOCKET, is_tx ? SO_SNDBUFFORCE :
+	    SO_RCVBUFFORCE, &v, sizeof(v)) == 0;
+	close(fd);
+	return ok;
+}
+
 /*
  * ttcp's meaning of -b: the sending socket's SO_SNDBUF and the receiving
  * socket's SO_RCVBUF.  Linux doubles the value (the other half is for

@@ -39,6 +39,12 @@ int	sock_connect(const struct sock_addr *, const char *bind_addr,
  */
 int	sock_apply(int fd, const struct gb_params *, int is_tx,
 	    char *err, size_t errlen);
+/*
+ * Whether this process may set --force-bufs' SO_SNDBUFFORCE (is_tx) or
+ * SO_RCVBUFFORCE (CAP_NET_ADMIN): 1 yes, 0 no, -1 unknown (no socket to
+ * try it on).
+ */
+int	sock_can_force_bufs(int is_tx);
 /* Requested and effective SO_SNDBUF/SO_RCVBUF of a data socket. */
 void	sock_bufs(int fd, const struct gb_params *, int is_tx,
 	    struct gb_sockbuf *snd, struct gb_sockbuf *rcv);
