@@ -3,7 +3,7 @@
 # bare send()/recv() loop, side by side on this machine.  Not a test: the
 # figures and what they mean are in bench/README.md.
 #
-#	bash bench/run.sh			# the full run (root, ~14 min)
+#	bash bench/run.sh			# the full run (root, ~20 min)
 #	bash bench/run.sh --smoke		# one short round (make bench-smoke)
 #	bash bench/run.sh --rounds 7 --seconds 10 --json out.json
 #
