@@ -348,10 +348,9 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		fds[i] = -1;
 		sock_set_timeouts(s->fd, (int)x->silent_ms);
 		s->opened = 1;
-		if (xfer_mode_open(&s->m, s->fd, path, x->p.buflen, err,
-		    errlen) == -1)
+		if (xfer_mode_open(&s->m, s->fd, path, x->p.buflen,
+		    (int)x->silent_ms, err, errlen) == -1)
 			return -1;
-		s->m.silent_ms = (int)x->silent_ms;
 		s->m.cap = x->stream_cap;
 		s->m.total = x->total_cap != 0 ? &x->total : NULL;
 		s->m.total_cap = x->total_cap;

@@ -137,12 +137,13 @@ mode_splice_open(struct xfer_mode *m, char *err, size_t errlen)
 }
 
 int
-xfer_mode_open(struct xfer_mode *m, int fd, int path, size_t len, char *err,
-    size_t errlen)
+xfer_mode_open(struct xfer_mode *m, int fd, int path, size_t len,
+    int silent_ms, char *err, size_t errlen)
 {
 	m->fd = fd;
 	m->path = path;
 	m->len = len;
+	m->silent_ms = silent_ms;
 	m->pin_cpu = m->pinned = m->cpu = -1;
 	m->memfd = m->devnull = -1;
 	m->pipe[0] = m->pipe[1] = -1;
@@ -160,9 +161,17 @@ xfer_mode_open(struct xfer_mode *m, int fd, int path, size_t len, char *err,
 	 * recv() and recv(MSG_TRUNC) wait for a whole buffer (not
 	 * --splice: a splice() moves at most a pipe's worth, and waits as a
 	 * plain read does).  Received data lands in zeros; skip_rx_copy
-	 * checks they stay.
+	 * checks they stay.  Such a read waits half the silent-peer timeout
+	 * at a time (mode_recv says why).
 	 */
-	m->lowat = sock_set_rcvlowat(fd, (uint32_t)len);
+	if ((m->lowat = sock_set_rcvlowat(fd, (uint32_t)len)) != 0) {
+		m->slice_ms = silent_ms > 1 ? silent_ms / 2 : 1;
+		if (sock_set_rcvtimeo(fd, m->slice_ms) == -1) {
+			snprintf(err, errlen, "SO_RCVTIMEO: %s",
+			    strerror(errno));
+			return -1;
+		}
+	}
 	return mode_buf(m, len, 0, err, errlen);
 }
 
@@ -495,32 +504,46 @@ xfer_mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
 
 /*
  * With SO_RCVLOWAT (sock_set_rcvlowat) a blocking read waits for a whole
- * buffer, and when SO_RCVTIMEO runs out it returns the few bytes it has
- * instead of failing.  So a read shorter than the mark (a FIN, a signal
- * or that timeout: rare, and the only reads that pay this) asks TCP how
- * long ago the last data came: the peer is silent when that is the whole
- * silent-peer timeout, and otherwise the next wait is cut to end that
- * long after the last data, as a plain read's would.  0, or -1 with
- * errno EAGAIN for a silent peer.
+ * buffer, and when SO_RCVTIMEO runs out it returns what it has instead
+ * of failing.  What it has can be a whole buffer even when the peer fell
+ * silent during the wait: the bytes it took before the silence and the
+ * ones queued since add up.  Then the next read waits another timeout,
+ * which with the whole silent-peer timeout per read kept a listener busy
+ * for up to twice that after a frozen sender.  So these reads wait half
+ * of it (slice_ms), and a read that comes back short or with nothing
+ * (EAGAIN) asks TCP how long ago the last data came: the peer is silent
+ * when that is the whole silent-peer timeout; otherwise the next wait
+ * ends by then.  A silent peer so fails within the timeout of its last
+ * data (a few ms of clock ticks over), a slow one never; full reads, the
+ * hot loop, pay nothing.  0, or -1 with errno EAGAIN for a silent peer.
  */
 static int
-mode_short_read(struct xfer_mode *m)
+mode_short_read(struct xfer_mode *m, int got_data)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
-	int idle;
+	int idle, left;
 
 	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(m->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1)
-		return 0;	/* then the plain timeout decides */
+	if (getsockopt(m->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1) {
+		if (got_data)
+			return 0;	/* data came: not silent */
+		errno = EAGAIN;
+		return -1;
+	}
 	idle = ti.tcpi_last_data_recv > (uint32_t)m->silent_ms ?
 	    m->silent_ms : (int)ti.tcpi_last_data_recv;
 	if (idle >= m->silent_ms) {
 		errno = EAGAIN;
 		return -1;
 	}
-	if (sock_set_rcvtimeo(m->fd, m->silent_ms - idle) == 0)
-		m->short_timeo = 1;
+	left = m->silent_ms - idle;
+	if (left > m->slice_ms)
+		left = m->slice_ms;
+	if (left != m->slice_ms || m->short_timeo) {
+		if (sock_set_rcvtimeo(m->fd, left) == 0)
+			m->short_timeo = left != m->slice_ms;
+	}
 	return 0;
 }
 
@@ -540,14 +563,17 @@ mode_recv(struct xfer_mode *m, int flags)
 			if (mode_count(m, n) == -1)
 				break;
 			if ((size_t)n < m->lowat) {
-				if (mode_short_read(m) == -1)
+				if (mode_short_read(m, 1) == -1)
 					break;
 			} else if (m->short_timeo &&
-			    sock_set_rcvtimeo(m->fd, m->silent_ms) == 0)
+			    sock_set_rcvtimeo(m->fd, m->slice_ms) == 0)
 				m->short_timeo = 0;
 		} else if (n == 0)
 			return 0;
-		else if (errno != EINTR)
+		else if (errno == EAGAIN && m->lowat != 0) {
+			if (mode_short_read(m, 0) == -1)
+				break;
+		} else if (errno != EINTR)
 			break;
 	}
 	m->what = flags != 0 ? "recv(MSG_TRUNC)" : "recv";

@@ -39,7 +39,8 @@ struct xfer_mode {
 	int		 cpu;		/* sched_getcpu() as it ended, -1 */
 	int		 silent_ms;	/* a wait on a silent peer ends */
 	uint32_t	 lowat;		/* SO_RCVLOWAT read back, 0: not set */
-	int		 short_timeo;	/* SO_RCVTIMEO is below silent_ms */
+	int		 slice_ms;	/* with lowat: one read's SO_RCVTIMEO */
+	int		 short_timeo;	/* SO_RCVTIMEO is below slice_ms */
 	/* Caps (xfer_config): over is 1 past cap, 2 past total_cap. */
 	uint64_t	 cap;		/* this stream's bytes, 0: none */
 	_Atomic uint64_t *total;	/* all streams' bytes, or NULL */
@@ -50,12 +51,13 @@ struct xfer_mode {
 };
 
 /*
- * Set up path on fd: buffers, the memfd, the pipe.  A kernel that refuses
- * the path (SO_ZEROCOPY) gives the plain one and a note; -1 with err when
+ * Set up path on fd: buffers, the memfd, the pipe; a wait on a peer
+ * silent for silent_ms fails.  A kernel that refuses the path
+ * (SO_ZEROCOPY) gives the plain one and a note; -1 with err when
  * resources run out.
  */
 int	xfer_mode_open(struct xfer_mode *, int fd, int path, size_t len,
-	    char *err, size_t errlen);
+	    int silent_ms, char *err, size_t errlen);
 /*
  * Send until *stop is set or nbuf buffers (0: no limit) are sent.  0, or
  * -1 with errno and m->what.

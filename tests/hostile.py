@@ -1482,7 +1482,7 @@ class Peer:
     """A child we will kill or freeze: a fake client or a real one."""
 
     def __init__(self, h, kind, phase=None, reverse=False, streams=1,
-                 port=None):
+                 port=None, mode="any"):
         self.h = h
         self.kind = kind
         self.phase = phase
@@ -1493,7 +1493,8 @@ class Peer:
                    "--phase", phase, "--src", src]
             self.label = "fake client, %s" % phase
         else:
-            mode = h.rng.choice([None] + h.modes) if h.modes else None
+            if mode == "any":
+                mode = h.rng.choice([None] + h.modes) if h.modes else None
             cmd = [h.gb, "-r" if reverse else "-t", "127.0.0.1", "-p",
                    str(port), "-T", "2", "-P", str(streams), "-B", src,
                    "-q"] + ([mode] if mode else [])
@@ -1538,7 +1539,8 @@ def dead_plan(h, n):
     return plan
 
 
-def freeze_one(h, name, kind, phase, rev, silent, port=None):
+def freeze_one(h, name, kind, phase, rev, silent, port=None, mode="any",
+               streams=None, delay=None):
     """SIGSTOP a peer where it is, then wait for the listener to be idle.
 
     Idle within the silent-peer timeout + 1 s, as the issue asks.  A
@@ -1547,10 +1549,18 @@ def freeze_one(h, name, kind, phase, rev, silent, port=None):
     full, and the listener's data path is silent only from then.  That
     took up to 0.73 s (-Z, whose copies on loopback are slow) over 16
     reverse freezes measured with --long, so the same bound holds.
+
+    A frozen sender to a receiving end that waits for whole buffers
+    (SO_RCVLOWAT: recv and recv(MSG_TRUNC)) once kept the listener busy
+    for up to twice the timeout (xfer_modes.c, mode_recv); one stream of
+    each of those paths is frozen by name, not left to the random mode.
     """
     limit = silent + 1.0
-    peer = Peer(h, kind, phase, rev, h.rng.randint(1, 4), port=port)
-    if not peer.reach(h.rng.uniform(0.2, 0.8) if kind == "real" else 0.05):
+    peer = Peer(h, kind, phase, rev, streams or h.rng.randint(1, 4),
+                port=port, mode=mode)
+    if delay is None:
+        delay = h.rng.uniform(0.2, 0.8) if kind == "real" else 0.05
+    if not peer.reach(delay):
         peer.reap()
         h.t.check("%s: %s reaches its phase" % (name, peer.label), False)
         return
@@ -1600,15 +1610,21 @@ def section_dead(h):
             h.t.check("listener is still running", False)
             return
     print("# %d kills: %.1f s" % (kills, time.monotonic() - k0), flush=True)
-    # Frozen peers: real senders mid-data first, then the fakes' phases.
-    variants = [("real", None, False), ("real", None, True)] + [
-        ("fake", ph, False) for ph in FAKE_PHASES if ph != "connected"]
+    # Frozen peers: real senders mid-data first (one stream to each
+    # buffer-at-a-time receive path by name, then any path), real
+    # receivers, then the fakes' phases.
+    rx_paths = [None] + [m for m in h.modes if m == "--skip-rx-copy"]
+    variants = [("real", None, False, m, 1, 0.75) for m in rx_paths] + [
+        ("real", None, False, "any", None, None),
+        ("real", None, True, "any", None, None)
+    ] + [("fake", ph, False, "any", None, None) for ph in FAKE_PHASES
+         if ph != "connected"]
     f0 = time.monotonic()
     worst = 0.0
     for i in range(freezes):
-        kind, phase, rev = variants[i % len(variants)]
+        kind, phase, rev, mode, streams, delay = variants[i % len(variants)]
         at = freeze_one(h, "freeze %d" % (i + 1), kind, phase, rev,
-                        SILENT_S)
+                        SILENT_S, mode=mode, streams=streams, delay=delay)
         if at is not None:
             worst = max(worst, at)
     print("# %d freezes: %.1f s, idle at most %.2f s after a freeze" % (
