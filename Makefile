@@ -6,7 +6,8 @@
 #   make asan            build with ASan+UBSan into build-asan/
 #   make check-asan      the checks that ASan+UBSan add to (see below)
 #   make check-all       what CI runs: lint, check, the hostile peers,
-#                        check-asan, the fuzz targets; about 8 minutes
+#                        check-asan, the fuzz targets, a benchmark round;
+#                        about 9.5 minutes
 #   make soak-long       the issue's soak at full length, and under
 #                        valgrind (not in CI: about 10 minutes)
 #   make lint            mandoc -Tlint on the man page, cppcheck
@@ -178,8 +179,9 @@ check-asan-%:
 # throughput to 0.5-1 % of a link, hostile.sh holds answers to 1 s), and
 # so do the ASan checks.  Then the fuzz targets, two at a time, each 60 s
 # or 1,000,000 runs (fuzz/fuzz.mk); the option checks, plain and ASan,
-# and tests/auth.py (whose only time bound is 6 s per run), take the CPU
-# the fifth target leaves free.  About 9 minutes on 2 CPUs.
+# tests/auth.py (whose only time bound is 6 s per run) and one round of
+# the benchmark (no speed asserted) take the CPU the fifth target leaves
+# free.  About 9.5 minutes on 2 CPUs.
 check-all:
 	@$(MAKE) --no-print-directory build-all
 	$(MAKE) $(filter-out check-options check-auth,$(CHECKS)) check-hostile
@@ -190,7 +192,8 @@ check-all:
 # libFuzzer targets (fuzz/fuzz.mk): make fuzz (short, CI), make fuzz-long.
 -include fuzz/fuzz.mk
 
-# The benchmark is not a test; CI only checks that one short round runs.
+# The benchmark is not a test; CI (check-all, beside the fuzz runs) only
+# checks that one short round runs, every tool giving a figure.
 bench-smoke: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash bench/run.sh --smoke
 

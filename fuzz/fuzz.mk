@@ -115,10 +115,11 @@ fuzz-long:
 
 # check-all's last step (run with -j2): the fuzz runs, and then, in the
 # slot the fifth target leaves free, the option checks, plain and ASan,
-# and check-auth (CPU only; its one bound is 6 s per client run).
-# Prerequisites start in this order.
+# check-auth (CPU only; its one bound is 6 s per client run) and one
+# short round of the benchmark (bench-smoke: every tool runs and gives a
+# figure; it asserts no speed).  Prerequisites start in this order.
 fuzz-check-options: $(FUZZ_TARGETS:%=fuzz-run-%) check-options \
-	    check-asan-options check-auth
+	    check-asan-options check-auth bench-smoke
 
 # The seeds and the saved crashes, once each: a regression check.
 fuzz-replay-%: $(FUZZ_BUILD)/%
