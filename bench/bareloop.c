@@ -191,9 +191,13 @@ recv_flow(void *arg)
 	return NULL;
 }
 
-/* run_flows: one thread per flow running fn, the first in this one. */
+/*
+ * run_flows: one thread per flow running fn, the first in this one; then
+ * closes the flows' sockets.  *bytes: what they moved together.
+ */
 static int
-run_flows(struct flow *fl, int nflows, void *(*fn)(void *))
+run_flows(struct flow *fl, int nflows, void *(*fn)(void *),
+    unsigned long long *bytes)
 {
 	int i, status = 0;
 
@@ -208,6 +212,8 @@ run_flows(struct flow *fl, int nflows, void *(*fn)(void *))
 			pthread_join(fl[i].tid, NULL);
 		if (fl[i].status != 0)
 			status = -1;
+		*bytes += fl[i].bytes;
+		close(fl[i].fd);
 	}
 	return status;
 }
@@ -241,11 +247,7 @@ receive_n(int lfd, long length, int nflows, int lowat)
 				perror("bareloop: SO_RCVLOWAT");
 		}
 	}
-	status = run_flows(fl, nflows, recv_flow);
-	for (i = 0; i < nflows; i++) {
-		bytes += fl[i].bytes;
-		close(fl[i].fd);
-	}
+	status = run_flows(fl, nflows, recv_flow, &bytes);
 	report("r", bytes, now_s() - t0, length);
 	return status;
 }
@@ -306,11 +308,7 @@ send_for(const char *host, int port, long length, int nflows, double seconds)
 	it.it_value.tv_usec = (suseconds_t)((seconds - (time_t)seconds) * 1e6);
 	t0 = now_s();
 	setitimer(ITIMER_REAL, &it, NULL);
-	status = run_flows(fl, nflows, send_flow);
-	for (i = 0; i < nflows; i++) {
-		bytes += fl[i].bytes;
-		close(fl[i].fd);
-	}
+	status = run_flows(fl, nflows, send_flow, &bytes);
 	report("t", bytes, now_s() - t0, length);
 	return status;
 }

@@ -16,8 +16,9 @@ the receiver (the server) over the bytes the tool reports, GB = 2^30
 bytes.  "host" is the CPU time of the whole host over the client's run
 (/proc/stat: user, nice, system, irq and softirq of all CPUs, read before
 and after it) over the same bytes: what moving them cost, whichever
-process or context the kernel charged it to.  A case's figure for a tool is the median over its rounds, and a
-ratio is gigebench's median over the peer's.  Exit status 1 if any run
+process or context the kernel charged it to.  A case's figure for a tool
+is the median over its rounds, and a ratio is gigebench's median over the
+peer's.  Exit status 1 if any run
 failed or gave no figure, so that a smoke round proves every tool ran.
 """
 import json
@@ -368,6 +369,18 @@ def print_zerocopy(name, tools, out):
                       'mbps', 'snd', 'rcv', 'sum')))
 
 
+def best_peer_per_end(tools):
+    """{'snd': the peer with the least sender CPU per GB, 'rcv': the one
+    with the least receiver CPU per GB}, for the ends that have figures."""
+    peers = [t for t in tools if t['tool'] in PEERS]
+    best = {}
+    for end in ('snd', 'rcv'):
+        have = [p for p in peers if p[end] is not None]
+        if have:
+            best[end] = min(have, key=lambda p: p[end])
+    return best
+
+
 def targets(cases):
     """The issue's targets against the medians: a list of result dicts."""
     res = []
@@ -395,11 +408,7 @@ def targets(cases):
             for p in peers:
                 add('%s: Mbps / %s' % (name, p['tool']), p['ratio']['mbps'],
                     TARGET_MATCHED_MBPS)
-            for end in ('snd', 'rcv'):
-                have = [p for p in peers if p[end] is not None]
-                if not have:
-                    continue
-                best = min(have, key=lambda p: p[end])
+            for end, best in best_peer_per_end(tools).items():
                 add('%s: %s CPU/GB / best peer\'s (%s %.3f)' % (
                     name, end, best['tool'], best[end]),
                     ratio(gb[end], best[end]), TARGET_MATCHED_CPU, le=True)
@@ -417,12 +426,7 @@ def per_end_bounds(cases):
     for name, tools in cases:
         if ' x ' not in name:
             continue
-        peers = [t for t in tools if t['tool'] in PEERS]
-        best = {}
-        for end in ('snd', 'rcv'):
-            have = [p for p in peers if p[end] is not None]
-            if have:
-                best[end] = min(have, key=lambda p: p[end])
+        best = best_peer_per_end(tools)
         hosts = [t for t in tools if t.get('host') is not None]
         if len(best) < 2 or not hosts:
             continue

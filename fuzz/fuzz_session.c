@@ -75,6 +75,7 @@
 #include <sanitizer/common_interface_defs.h>
 
 #include "fuzz_util.h"
+#include "monotime.h"
 #include "opts.h"
 #include "proto.h"
 #include "server.h"
@@ -134,26 +135,17 @@ struct script {
 	int64_t		 wait_left_ms;	/* of WAIT_MS */
 };
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A deadline up to ms away, within what is left of the wait budget. */
 static int64_t
 budget_start(const struct script *sc, int ms)
 {
-	return now_ms() + (ms < sc->wait_left_ms ? ms : sc->wait_left_ms);
+	return monotime_ms() + (ms < sc->wait_left_ms ? ms : sc->wait_left_ms);
 }
 
 static void
 budget_spend(struct script *sc, int64_t started)
 {
-	sc->wait_left_ms -= now_ms() - started;
+	sc->wait_left_ms -= monotime_ms() - started;
 	if (sc->wait_left_ms < 0)
 		sc->wait_left_ms = 0;
 }
@@ -276,7 +268,7 @@ listener_start(void)
 	atomic_store(&L.stopped, 0);
 	if (pthread_create(&L.tid, NULL, listener_main, NULL) != 0)
 		fail("cannot start the listener thread");
-	for (deadline = now_ms() + 5000; now_ms() < deadline; ) {
+	for (deadline = monotime_ms() + 5000; monotime_ms() < deadline; ) {
 		if ((fd = connect_local()) != -1) {
 			close(fd);
 			return 0;
@@ -503,7 +495,7 @@ static void
 slot_write(struct script *sc, struct slot *sl, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
-	int64_t started = now_ms(), deadline = budget_start(sc, WRITE_MS);
+	int64_t started = monotime_ms(), deadline = budget_start(sc, WRITE_MS);
 	ssize_t n;
 
 	while (len > 0 && sl->fd != -1 && !sl->shut && !sl->stuck) {
@@ -517,7 +509,7 @@ slot_write(struct script *sc, struct slot *sl, const void *buf, size_t len)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-		    now_ms() < deadline) {
+		    monotime_ms() < deadline) {
 			pump(sc, 5);
 			continue;
 		}
@@ -538,7 +530,7 @@ sync_listener(struct script *sc)
 		'G', 'B', 'C', 'P', 2, PROTO_HELLO, 0, 0, 0, 0, 0, 0,
 	};
 	struct slot sl;
-	int64_t deadline = now_ms() + SYNC_MS;
+	int64_t deadline = monotime_ms() + SYNC_MS;
 	struct pollfd pfd;
 	ssize_t n;
 
@@ -556,7 +548,7 @@ sync_listener(struct script *sc)
 	pfd.fd = sl.fd;
 	pfd.events = POLLIN;
 	while (!sl.eof) {
-		if (now_ms() >= deadline)
+		if (monotime_ms() >= deadline)
 			fail("the listener did not answer a new connection "
 			    "within %d ms", SYNC_MS);
 		if (poll(&pfd, 1, 50) > 0)
@@ -652,14 +644,14 @@ op_fill(struct script *sc, struct slot *sl, unsigned n)
 static void
 op_read(struct script *sc, struct slot *sl)
 {
-	int64_t started = now_ms(), deadline = budget_start(sc, READ_MS);
+	int64_t started = monotime_ms(), deadline = budget_start(sc, READ_MS);
 	unsigned n = sl->nmsgs;
 
 	/* Nothing was asked on it: the listener will not speak first. */
 	if (!sl->wrote)
 		return;
 	while (sl->fd != -1 && !sl->eof && !sl->data && sl->nmsgs == n &&
-	    now_ms() < deadline)
+	    monotime_ms() < deadline)
 		pump(sc, 10);
 	budget_spend(sc, started);
 }
@@ -725,7 +717,7 @@ run_script(struct script *sc, const uint8_t *data, size_t size)
 static void
 drain(struct script *sc)
 {
-	int64_t deadline = now_ms() + DRAIN_MS;
+	int64_t deadline = monotime_ms() + DRAIN_MS;
 	int i, open;
 
 	for (i = 0; i < NALL; i++)
@@ -739,7 +731,7 @@ drain(struct script *sc)
 				open = i;
 		if (open == -1)
 			return;
-		if (now_ms() >= deadline)
+		if (monotime_ms() >= deadline)
 			fail("the listener kept connection %d (%s) open %d ms "
 			    "after the peer half-closed it", open,
 			    sc->s[open].data ? "data" : "control", DRAIN_MS);
@@ -774,7 +766,7 @@ hello_once(const uint8_t *hello, size_t len, int64_t deadline)
 	pfd.events = POLLIN;
 	/* Read exactly the reply; the drain below reads the rest. */
 	while (!proto_reader_done(&sl->rd) && !sl->eof) {
-		if (now_ms() >= deadline)
+		if (monotime_ms() >= deadline)
 			fail("the listener did not answer a valid hello within "
 			    "%d ms", LIVE_MS);
 		if (poll(&pfd, 1, 50) <= 0)
@@ -812,7 +804,7 @@ hello_once(const uint8_t *hello, size_t len, int64_t deadline)
 static void
 check_idle(void)
 {
-	int64_t deadline = now_ms() + LIVE_MS;
+	int64_t deadline = monotime_ms() + LIVE_MS;
 	struct proto_msg *m;
 	uint8_t *hello;
 	size_t len;
@@ -823,8 +815,8 @@ check_idle(void)
 	params_init(&m->params);
 	if ((hello = proto_encode(m, &len)) == NULL)
 		fail("cannot encode a hello");
-	while (hello_once(hello, len, now_ms() + LIVE_MS) != PROTO_ACCEPT) {
-		if (now_ms() >= deadline)
+	while (hello_once(hello, len, monotime_ms() + LIVE_MS) != PROTO_ACCEPT) {
+		if (monotime_ms() >= deadline)
 			fail("the listener was still busy %d ms after every "
 			    "connection of the input was closed", LIVE_MS);
 		usleep(20000);

@@ -14,15 +14,7 @@
 #include <time.h>
 
 #include "ctl.h"
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "monotime.h"
 
 static int
 wait_fd(int fd, short events, int64_t deadline)
@@ -32,7 +24,7 @@ wait_fd(int fd, short events, int64_t deadline)
 	int rc;
 
 	for (;;) {
-		left = deadline - now_ms();
+		left = deadline - monotime_ms();
 		if (left <= 0)
 			return CTL_E_TIMEOUT;
 		rc = poll(&pfd, 1, (int)left);
@@ -69,7 +61,7 @@ int
 ctl_send_buf(int fd, const uint8_t *buf, size_t len, int type,
     int timeout_ms, char *err, size_t errlen)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = monotime_ms() + timeout_ms;
 	size_t off = 0;
 	ssize_t n;
 	int rc = PROTO_OK;
@@ -143,7 +135,7 @@ int
 ctl_recv(int fd, struct proto_msg *m, struct auth_session *a,
     int timeout_ms, char *err, size_t errlen)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = monotime_ms() + timeout_ms;
 	struct proto_reader r;
 	int rc;
 

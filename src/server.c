@@ -28,6 +28,7 @@
 #include "ctl.h"
 #include "diag.h"
 #include "bounds.h"
+#include "monotime.h"
 #include "mtu.h"
 #include "pending.h"
 #include "report.h"
@@ -87,15 +88,6 @@ ms_tv(uint32_t ms)
 	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 
 	return tv;
-}
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static struct auth_session *
@@ -514,7 +506,7 @@ session_auth(struct session *ss, int ok, const char *why)
 		session_accept(ss);
 		return;
 	}
-	authlimit_fail(s->authlimit, ss->result->peer, now_ms());
+	authlimit_fail(s->authlimit, ss->result->peer, monotime_ms());
 	snprintf(msg, sizeof(msg), "authentication failed: %s", why);
 	logmsg(s, 0, ss->result->peer, msg);
 	ctl_send_simple(ss->ctl, PROTO_REFUSE, PROTO_REFUSE_AUTH,
@@ -532,7 +524,7 @@ hello_refusal(const struct server *s, const struct pconn *pc,
 
 	*code = PROTO_REFUSE_AUTH;
 	if (s->cfg->psk != NULL && (wait = authlimit_blocked(s->authlimit,
-	    pc->peer, now_ms())) > 0) {
+	    pc->peer, monotime_ms())) > 0) {
 		snprintf(buf, len, "too many failed authentications from %s; "
 		    "try again in %lld s", pc->peer,
 		    (long long)(wait + 999) / 1000);

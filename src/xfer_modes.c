@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monotime.h"
 #include "sock.h"
 #include "xfer.h"
 #include "xfer_modes.h"
@@ -322,15 +323,6 @@ mode_zc_reap(struct xfer_mode *m)
 	}
 }
 
-static int64_t
-mode_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Wait until the send in ring slot `slot` completes (any completion when
  * slot is XFER_ZC_RING).  POLLERR stands for a queued notification or a
@@ -345,7 +337,7 @@ mode_zc_wait(struct xfer_mode *m, unsigned slot)
 {
 	struct pollfd pfd = { .fd = m->fd, .events = 0 };
 	socklen_t len = sizeof(int);
-	int64_t left, deadline = mode_now_ms() + m->silent_ms;
+	int64_t left, deadline = monotime_ms() + m->silent_ms;
 	int got, rc, soerr = 0;
 
 	m->what = "waiting for zero-copy completions";
@@ -354,7 +346,7 @@ mode_zc_wait(struct xfer_mode *m, unsigned slot)
 			return -1;
 		if (got > 0 && (slot >= XFER_ZC_RING || !m->zc_busy[slot]))
 			return 0;
-		if ((left = deadline - mode_now_ms()) <= 0) {
+		if ((left = deadline - monotime_ms()) <= 0) {
 			errno = EAGAIN;
 			return -1;
 		}
@@ -515,35 +507,30 @@ xfer_mode_send(struct xfer_mode *m, atomic_int *stop, uint64_t nbuf)
  * when that is the whole silent-peer timeout; otherwise the next wait
  * ends by then.  A silent peer so fails within the timeout of its last
  * data (a few ms of clock ticks over), a slow one never; full reads, the
- * hot loop, pay nothing.  0, or -1 with errno EAGAIN for a silent peer.
+ * hot loop, pay nothing.  (Should TCP_INFO fail, a read that got data
+ * counts as fresh data, one that got none as silence.)  0, or -1 with
+ * errno EAGAIN for a silent peer.
  */
 static int
 mode_short_read(struct xfer_mode *m, int got_data)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
-	int idle, left;
+	int left;
 
 	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(m->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1) {
-		if (got_data)
-			return 0;	/* data came: not silent */
+	if (getsockopt(m->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1)
+		ti.tcpi_last_data_recv = got_data ? 0 : (uint32_t)m->silent_ms;
+	if (ti.tcpi_last_data_recv >= (uint32_t)m->silent_ms) {
 		errno = EAGAIN;
 		return -1;
 	}
-	idle = ti.tcpi_last_data_recv > (uint32_t)m->silent_ms ?
-	    m->silent_ms : (int)ti.tcpi_last_data_recv;
-	if (idle >= m->silent_ms) {
-		errno = EAGAIN;
-		return -1;
-	}
-	left = m->silent_ms - idle;
+	left = m->silent_ms - (int)ti.tcpi_last_data_recv;
 	if (left > m->slice_ms)
 		left = m->slice_ms;
-	if (left != m->slice_ms || m->short_timeo) {
-		if (sock_set_rcvtimeo(m->fd, left) == 0)
-			m->short_timeo = left != m->slice_ms;
-	}
+	if ((left != m->slice_ms || m->short_timeo) &&
+	    sock_set_rcvtimeo(m->fd, left) == 0)
+		m->short_timeo = left != m->slice_ms;
 	return 0;
 }
 

@@ -32,21 +32,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monotime.h"
 #include "params.h"
 #include "sock.h"
 #include "xfer_modes.h"
 
 #define SILENT_MS	1000
 #define LEN		(256 * 1024)
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 sleep_ms(int ms)
@@ -120,7 +112,7 @@ writer_run(void *arg)
 				return NULL;
 			w->written += (uint64_t)n;
 		}
-		atomic_store(&w->last_ms, now_ms());
+		atomic_store(&w->last_ms, monotime_ms());
 	}
 	if (w->close_after)
 		shutdown(w->fd, SHUT_WR);
@@ -161,11 +153,11 @@ run(int path, struct writer *w, int *errnum, int64_t *ms_after_last,
 		assert_int_equal(send(fds[0], buf, w->pre, 0), (ssize_t)w->pre);
 		sleep_ms(50);	/* queued before the first read */
 	}
-	atomic_store(&w->last_ms, now_ms());
+	atomic_store(&w->last_ms, monotime_ms());
 	atomic_store(&w->go, 1);
 	rc = xfer_mode_recv(&m);
 	*errnum = errno;
-	*ms_after_last = now_ms() - atomic_load(&w->last_ms);
+	*ms_after_last = monotime_ms() - atomic_load(&w->last_ms);
 	*bytes = atomic_load(&m.bytes);
 	assert_int_equal(pthread_join(tid, NULL), 0);
 	xfer_mode_close(&m);
