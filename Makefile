@@ -22,7 +22,7 @@ BUILD	?= build
 CC	?= cc
 PKGS	= libevent libevent_pthreads jansson libpcap libsodium
 PKGS_TEST = cmocka
-CPPFLAGS += -D_GNU_SOURCE -Isrc
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
 CFLAGS	?= -O2 -g
 # Kept apart from CFLAGS so that "make CFLAGS=..." cannot drop them.
 GBFLAGS	= -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wpointer-arith \
@@ -205,7 +205,7 @@ bench-memory: $(BIN)
 lint:
 	mandoc -Tlint -W warning man/gigebench.1
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
-	    --inline-suppr -Isrc src
+	    --inline-suppr -Iinclude -Isrc src
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "proto.h"
-#include "sweep.h"
+#include "cli/opts.h"
+#include "codec/proto.h"
+#include "base/sweep.h"
 
 #define MAX_ARGS	32
 

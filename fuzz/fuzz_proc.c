@@ -29,15 +29,15 @@
 
 #include <pcap/pcap.h>
 
-#include "capture.h"
-#include "context.h"
-#include "cpustat.h"
-#include "irqline.h"
-#include "irqstat.h"
-#include "mtu.h"
-#include "netif.h"
-#include "sweep.h"
-#include "units.h"
+#include "host/capture.h"
+#include "host/context.h"
+#include "host/cpustat.h"
+#include "host/irqline.h"
+#include "host/irqstat.h"
+#include "host/mtu.h"
+#include "host/netif.h"
+#include "base/sweep.h"
+#include "base/units.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "codec/proto.h"
 
 #define CHUNK_SIZES	4
 

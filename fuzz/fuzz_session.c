@@ -75,10 +75,10 @@
 #include <sanitizer/common_interface_defs.h>
 
 #include "fuzz_util.h"
-#include "monotime.h"
-#include "opts.h"
-#include "proto.h"
-#include "server.h"
+#include "base/monotime.h"
+#include "cli/opts.h"
+#include "codec/proto.h"
+#include "run/server.h"
 
 #define NSLOTS		8	/* the script's connections */
 #define NALL		(NSLOTS + (int)GB_MAX_STREAMS)	/* and STREAMS' */

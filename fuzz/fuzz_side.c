@@ -27,7 +27,7 @@
 #include <jansson.h>
 
 #include "fuzz_util.h"
-#include "report.h"
+#include "out/report.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -8,11 +8,11 @@
 
 #include <jansson.h>
 
-#include "context.h"
-#include "diag.h"
+#include "host/context.h"
+#include "base/diag.h"
 #include "fuzz_util.h"
-#include "params.h"
-#include "report.h"
+#include "base/params.h"
+#include "out/report.h"
 
 void
 fuzz_fill_side(struct gb_side *s)

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "result.h"
+#include "base/result.h"
 
 /* Every group known, one IRQ line, one warning, a context and a capture. */
 void	fuzz_fill_side(struct gb_side *);

@@ -25,8 +25,8 @@
 #include <jansson.h>
 
 #include "fuzz_util.h"
-#include "proto.h"
-#include "report.h"
+#include "codec/proto.h"
+#include "out/report.h"
 
 #define PLACEHOLDER	"TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT"
 #define TOKEN		"0123456789abcdef0123456789abcdef"

@@ -14,7 +14,7 @@
 
 #include <sodium.h>
 
-#include "auth.h"
+#include "wire/auth.h"
 
 static const char label_session[] = "gigebench psk 1";
 static const char label_token[] = "gigebench data token";

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "authlimit.h"
+#include "wire/authlimit.h"
 
 void
 authlimit_init(struct authlimit *al)

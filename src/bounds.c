@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bounds.h"
-#include "units.h"
+#include "base/bounds.h"
+#include "base/units.h"
 
 void
 bounds_init(struct gb_bounds *l)

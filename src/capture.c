@@ -33,7 +33,7 @@
 #include <jansson.h>
 #include <pcap/pcap.h>
 
-#include "capture.h"
+#include "host/capture.h"
 
 #define CAPTURE_ETH_IPV4	0x0800
 #define CAPTURE_ETH_IPV6	0x86dd

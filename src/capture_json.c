@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "capture.h"
+#include "host/capture.h"
 
 #define CAPTURE_LE		"<="	/* bin labels stay ASCII */
 

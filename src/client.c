@@ -14,13 +14,13 @@
 
 #include <event2/event.h>
 
-#include "client.h"
-#include "ctl.h"
-#include "diag.h"
-#include "mtu.h"
-#include "report.h"
-#include "sock.h"
-#include "xfer.h"
+#include "run/client.h"
+#include "wire/ctl.h"
+#include "base/diag.h"
+#include "host/mtu.h"
+#include "out/report.h"
+#include "host/sock.h"
+#include "data/xfer.h"
 
 struct client {
 	const struct client_config	*cfg;

@@ -30,8 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "context.h"
-#include "netif.h"
+#include "host/context.h"
+#include "host/netif.h"
 
 #define CONTEXT_PATH_MAX	4096
 

@@ -31,7 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "context.h"
+#include "host/context.h"
 
 /* link_mode_masks_nwords is an __s8: three masks of at most 127 words. */
 #define CONTEXT_LINK_NWORDS_MAX	127

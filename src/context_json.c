@@ -25,7 +25,7 @@
 
 #include <jansson.h>
 
-#include "context.h"
+#include "host/context.h"
 
 enum context_kind {
 	CONTEXT_STR,		/* char[], printable ASCII */

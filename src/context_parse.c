@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "host/context.h"
 
 static char	*context_trim(char *);
 

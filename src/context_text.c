@@ -18,7 +18,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "context.h"
+#include "host/context.h"
 
 #define CONTEXT_NUMLEN	24
 

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cpulist.h"
-#include "params.h"
+#include "base/cpulist.h"
+#include "base/params.h"
 
 /* A CPU number: 1 to 4 digits, at most GB_MAX_CPU; -1 and err else. */
 static int

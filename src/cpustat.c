@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpustat.h"
+#include "host/cpustat.h"
 
 /*
  * The cpu lines are short (ten 20-digit numbers at most), but the "intr"

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "csv.h"
+#include "out/csv.h"
 
 #define CSV_EOL		"\r\n"
 #define CSV_FIELD_LEN	64

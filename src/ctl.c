@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "ctl.h"
-#include "monotime.h"
+#include "wire/ctl.h"
+#include "base/monotime.h"
 
 static int
 wait_fd(int fd, short events, int64_t deadline)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "datapath.h"
+#include "base/datapath.h"
 
 static const char *const datapath_names[GB_PATH_COUNT] = {
 	[GB_PATH_SEND] = "send",

@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* A single CPU this busy is the bottleneck (the seed's "100 % TX"). */
 #define DIAG_CPU_BUSY_PCT	95.0

@@ -23,11 +23,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpustat.h"
-#include "hoststat.h"
-#include "irqline.h"
-#include "irqstat.h"
-#include "netif.h"
+#include "host/cpustat.h"
+#include "host/hoststat.h"
+#include "host/irqline.h"
+#include "host/irqstat.h"
+#include "host/netif.h"
 
 struct hoststat {
 	char			ifname[GB_IFNAME_LEN];	/* "" when none */

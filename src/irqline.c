@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "irqline.h"
+#include "host/irqline.h"
 
 /* What irqline_select() hands to irqstat_retain(). */
 struct irqline_want {

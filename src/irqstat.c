@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "irqstat.h"
+#include "host/irqstat.h"
 
 /*
  * A line holds one count per CPU, "%10u " each: 8192 CPUs need about

@@ -13,8 +13,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "knobs.h"
-#include "units.h"
+#include "base/knobs.h"
+#include "base/units.h"
 
 void
 knobs_warn(struct gb_side *s, const char *fmt, ...)

@@ -15,14 +15,14 @@
 #include <event2/thread.h>
 #include <jansson.h>
 
-#include "client.h"
-#include "mtu.h"
-#include "opts.h"
-#include "report.h"
-#include "server.h"
-#include "auth.h"
-#include "sweeprun.h"
-#include "version.h"
+#include "run/client.h"
+#include "host/mtu.h"
+#include "cli/opts.h"
+#include "out/report.h"
+#include "run/server.h"
+#include "wire/auth.h"
+#include "cli/sweeprun.h"
+#include "base/version.h"
 
 enum {
 	EXIT_TEST_FAILED = 1,

@@ -41,8 +41,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mtu.h"
-#include "netif.h"
+#include "host/mtu.h"
+#include "host/netif.h"
 
 #define MTU_TABLE_MAX	8	/* interfaces one process changes at once */
 #define MTU_PATH_MAX	4096	/* a journal's path */

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netif.h"
+#include "host/netif.h"
 
 #define NETIF_PATH_MAX	4096
 

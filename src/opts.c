@@ -23,13 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "datapath.h"
-#include "netif.h"
-#include "opts.h"
-#include "proto.h"
-#include "params.h"
-#include "units.h"
+#include "base/cpulist.h"
+#include "base/datapath.h"
+#include "host/netif.h"
+#include "cli/opts.h"
+#include "codec/proto.h"
+#include "base/params.h"
+#include "base/units.h"
 
 #define OPTS_MAX_REPEAT	1000
 

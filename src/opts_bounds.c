@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bounds.h"
-#include "opts.h"
-#include "units.h"
+#include "base/bounds.h"
+#include "cli/opts.h"
+#include "base/units.h"
 
 enum kind {
 	K_SECONDS,	/* uint32_t milliseconds */

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "opts.h"
+#include "cli/opts.h"
 
 static const char opts_usage_text[] =
 "usage: gigebench -r | -S [-146Jqsv] [-B addr] [-f unit] [-I iface] [-p port]\n"

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "params.h"
+#include "base/params.h"
 
 void
 params_init(struct gb_params *p)

@@ -26,9 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctl.h"
-#include "pending.h"
-#include "sock.h"
+#include "wire/ctl.h"
+#include "wire/pending.h"
+#include "host/sock.h"
 
 #define ACCEPT_BATCH	64
 #define ACCEPT_PAUSE_MS	200

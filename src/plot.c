@@ -29,8 +29,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "plot.h"
-#include "plot_script.h"
+#include "out/plot.h"
+#include "out/plot_script.h"
 
 #define PLOT_PROGRAM	"gnuplot"
 #define PLOT_NOT_FOUND	"plot: gnuplot is not installed " \

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_script.h"
-#include "units.h"
+#include "out/plot_script.h"
+#include "base/units.h"
 
 /* The page in screen fractions; both panels share the x extent. */
 #define PLOT_LEFT	0.10

@@ -15,11 +15,11 @@
 
 #include <jansson.h>
 
-#include "cpulist.h"
-#include "datapath.h"
-#include "proto.h"
-#include "report.h"
-#include "version.h"
+#include "base/cpulist.h"
+#include "base/datapath.h"
+#include "codec/proto.h"
+#include "out/report.h"
+#include "base/version.h"
 
 static json_t	*params_to_json(const struct gb_params *);
 static int	 params_from_json(const json_t *, struct gb_params *,

@@ -14,12 +14,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "capture.h"
-#include "context.h"
-#include "datapath.h"
-#include "diag.h"
-#include "report.h"
-#include "units.h"
+#include "host/capture.h"
+#include "host/context.h"
+#include "base/datapath.h"
+#include "base/diag.h"
+#include "out/report.h"
+#include "base/units.h"
 
 #define REPORT_NA	"n/a"
 

@@ -7,10 +7,10 @@
  */
 #include <jansson.h>
 
-#include "capture.h"
-#include "context.h"
-#include "datapath.h"
-#include "report.h"
+#include "host/capture.h"
+#include "host/context.h"
+#include "base/datapath.h"
+#include "out/report.h"
 #include "report_detail.h"
 
 static json_t *

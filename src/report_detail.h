@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "result.h"
+#include "base/result.h"
 
 int	report_side_details(json_t *, const struct gb_side *);
 

@@ -21,8 +21,8 @@
 
 #include <jansson.h>
 
-#include "report.h"
-#include "report_in.h"
+#include "out/report.h"
+#include "codec/report_in.h"
 
 /* Write "host_cpu.busy_pct is not a number" into the caller's buffer. */
 int

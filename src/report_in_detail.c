@@ -11,10 +11,10 @@
 
 #include <jansson.h>
 
-#include "capture.h"
-#include "context.h"
-#include "datapath.h"
-#include "report_in.h"
+#include "host/capture.h"
+#include "host/context.h"
+#include "base/datapath.h"
+#include "codec/report_in.h"
 
 static int
 tcp_details(struct report_in *in, const json_t *j, struct gb_tcp *t)

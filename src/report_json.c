@@ -14,9 +14,9 @@
 
 #include <jansson.h>
 
-#include "datapath.h"
-#include "diag.h"
-#include "report.h"
+#include "base/datapath.h"
+#include "base/diag.h"
+#include "out/report.h"
 #include "report_detail.h"
 
 /* jansson's json_int_t is long long where the compiler has it. */

@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 
-#include "result.h"
+#include "base/result.h"
 
 double
 result_mbps(uint64_t bytes, double seconds)

@@ -24,17 +24,17 @@
 
 #include <event2/event.h>
 
-#include "authlimit.h"
-#include "ctl.h"
-#include "diag.h"
-#include "bounds.h"
-#include "monotime.h"
-#include "mtu.h"
-#include "pending.h"
-#include "report.h"
-#include "server.h"
-#include "sock.h"
-#include "xfer.h"
+#include "wire/authlimit.h"
+#include "wire/ctl.h"
+#include "base/diag.h"
+#include "base/bounds.h"
+#include "base/monotime.h"
+#include "host/mtu.h"
+#include "wire/pending.h"
+#include "out/report.h"
+#include "run/server.h"
+#include "host/sock.h"
+#include "data/xfer.h"
 
 struct server;
 

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sock.h"
+#include "host/sock.h"
 
 int
 sock_resolve(const char *host, uint16_t port, int family,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srccap.h"
+#include "wire/srccap.h"
 
 int
 srccap_init(struct srccap *c, unsigned total, unsigned per_source)

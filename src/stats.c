@@ -21,7 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "stats.h"
+#include "base/stats.h"
 
 #define STATS_CF_EPS	1e-15	/* relative change that ends it */
 #define STATS_CF_TINY	1e-300	/* keeps Lentz's divisions finite */

@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sweep.h"
-#include "units.h"
+#include "base/sweep.h"
+#include "base/units.h"
 
 #define SWEEP_ITEM_LEN	96	/* longest list item we read */
 #define SWEEP_MSG_LEN	256

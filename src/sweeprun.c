@@ -18,13 +18,13 @@
 
 #include <jansson.h>
 
-#include "client.h"
-#include "csv.h"
-#include "mtu.h"
-#include "plot.h"
-#include "report.h"
-#include "sweeprun.h"
-#include "table.h"
+#include "run/client.h"
+#include "out/csv.h"
+#include "host/mtu.h"
+#include "out/plot.h"
+#include "out/report.h"
+#include "cli/sweeprun.h"
+#include "out/table.h"
 
 /* --confidence without --repeat: at most this many runs per point. */
 #define SWEEPRUN_CONF_MAX	10

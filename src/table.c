@@ -19,8 +19,8 @@
 
 #include <jansson.h>
 
-#include "table.h"
-#include "units.h"
+#include "out/table.h"
+#include "base/units.h"
 
 #define TABLE_CELL_LEN	64
 #define TABLE_AXIS_MIN	6	/* narrowest axis column, before its gap */

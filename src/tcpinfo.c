@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "tcpinfo.h"
+#include "host/tcpinfo.h"
 
 #define HAS_FIELD(len, f) \
 	((len) >= offsetof(struct tcp_info, f) + sizeof(((struct tcp_info *)0)->f))

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h"
+#include "base/units.h"
 
 /* The outcome of scanning a number, before its range is known. */
 enum units_scan {

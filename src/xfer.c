@@ -29,16 +29,16 @@
 
 #include <event2/event.h>
 
-#include "capture.h"
-#include "context.h"
-#include "cpulist.h"
-#include "datapath.h"
-#include "knobs.h"
-#include "bounds.h"
-#include "sock.h"
-#include "tcpinfo.h"
-#include "xfer.h"
-#include "xfer_modes.h"
+#include "host/capture.h"
+#include "host/context.h"
+#include "base/cpulist.h"
+#include "base/datapath.h"
+#include "base/knobs.h"
+#include "base/bounds.h"
+#include "host/sock.h"
+#include "host/tcpinfo.h"
+#include "data/xfer.h"
+#include "data/xfer_modes.h"
 
 struct stream {
 	struct xfer		*x;

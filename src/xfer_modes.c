@@ -41,10 +41,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "monotime.h"
-#include "sock.h"
-#include "xfer.h"
-#include "xfer_modes.h"
+#include "base/monotime.h"
+#include "host/sock.h"
+#include "data/xfer.h"
+#include "data/xfer_modes.h"
 
 /*
  * The ring stays within 32M, or one buffer when that is larger (8 x 128K,

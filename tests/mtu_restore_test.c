@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "mtu.h"
+#include "host/mtu.h"
 
 static void
 usage(void)

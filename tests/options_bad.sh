@@ -11,7 +11,7 @@
 #
 #	GIGEBENCH=build/gigebench bash tests/options_bad.sh
 #
-# The ranges come from src/params.h and src/opts.c.  A cell that is a
+# The ranges come from include/base/params.h and src/opts.c.  A cell that is a
 # valid value for its option is left out, with the reason next to it in
 # the table below.  An option in --help that the table does not know is a
 # failure, so new options get rows; a row whose option this build lacks

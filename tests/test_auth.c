@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "authlimit.h"
-#include "proto.h"
+#include "wire/auth.h"
+#include "wire/authlimit.h"
+#include "codec/proto.h"
 
 struct hmac_case {
 	const char	*name;

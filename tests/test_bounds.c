@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "bounds.h"
+#include "base/bounds.h"
 
 #define MB	(UINT64_C(1) << 20)
 

@@ -33,7 +33,7 @@
 #include <jansson.h>
 #include <pcap/pcap.h>
 
-#include "capture.h"
+#include "host/capture.h"
 
 #define PORT		5001
 #define EPHEMERAL	40000

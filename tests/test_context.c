@@ -40,7 +40,7 @@
 
 #include <jansson.h>
 
-#include "context.h"
+#include "host/context.h"
 
 #define FIX	"tests/fixtures/"
 #define REPLAY_NOTE "ethtool: not read when replaying a captured host"

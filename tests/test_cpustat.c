@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "cpustat.h"
+#include "host/cpustat.h"
 
 #define FIX	"tests/fixtures/"
 #define EPS	1e-9

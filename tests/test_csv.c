@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "out/csv.h"
 
 #define SIDE_COLS(p)							\
 	p "bytes," p "seconds," p "mbps," p "process_pct," p "user_pct,"  \

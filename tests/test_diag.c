@@ -24,8 +24,8 @@
 
 #include <jansson.h>
 
-#include "diag.h"
-#include "result.h"
+#include "base/diag.h"
+#include "base/result.h"
 
 #define MB		(1024.0 * 1024.0)
 #define SEED_GMAC_PKTS	UINT64_C(3284420)	/* 4698.401 MB / 1500 */

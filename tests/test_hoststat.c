@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "hoststat.h"
+#include "host/hoststat.h"
 
 #define FIX	"tests/fixtures/"
 

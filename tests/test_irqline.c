@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "irqline.h"
-#include "irqstat.h"
+#include "host/irqline.h"
+#include "host/irqstat.h"
 
 static void
 parse_str(const char *s, struct irqstat *is)

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "irqline.h"
-#include "irqstat.h"
+#include "host/irqline.h"
+#include "host/irqstat.h"
 
 #define FIX	"tests/fixtures/"
 

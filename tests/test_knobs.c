@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "knobs.h"
+#include "base/knobs.h"
 
 static void
 side_init(struct gb_side *s)

@@ -38,7 +38,7 @@
 
 #include <cmocka.h>
 
-#include "mtu.h"
+#include "host/mtu.h"
 
 #define NOBODY		65534
 #define VETH		"gbm0"		/* made in the test's own namespace */

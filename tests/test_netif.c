@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "netif.h"
+#include "host/netif.h"
 
 #define FIX	"tests/fixtures/"
 

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "params.h"
+#include "cli/opts.h"
+#include "base/params.h"
 
 #define MAXARGS	16
 

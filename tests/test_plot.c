@@ -26,8 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plot.h"
-#include "plot_script.h"
+#include "out/plot.h"
+#include "out/plot_script.h"
 
 #define KB	(UINT64_C(1) << 10)
 #define NA	(-1.0)		/* a figure that is unavailable */

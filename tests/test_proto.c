@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "codec/proto.h"
 
 #define TOKEN "0123456789abcdef0123456789abcdef"
 

@@ -21,8 +21,8 @@
 
 #include <jansson.h>
 
-#include "report.h"
-#include "result.h"
+#include "out/report.h"
+#include "base/result.h"
 
 #define GOLDEN_DIR	"tests/golden"
 

@@ -16,7 +16,7 @@
 #include <netinet/tcp.h>
 #include <unistd.h>
 
-#include "sock.h"
+#include "host/sock.h"
 
 static int
 get_int(int fd, int level, int name)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "srccap.h"
+#include "wire/srccap.h"
 
 static struct srccap_key
 key4(const char *a)

@@ -16,7 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "base/stats.h"
 
 /* cmocka 1.1.5 has assert_float_equal only, in single precision. */
 #define assert_near(got, want, eps) do {				\

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "base/sweep.h"
 
 #define KB	(UINT64_C(1) << 10)
 #define MB	(UINT64_C(1) << 20)

@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "table.h"
+#include "out/table.h"
 
 /* cmocka 1.1.5 has assert_float_equal only, in single precision. */
 #define assert_near(got, want, eps) do {				\

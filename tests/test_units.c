@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h"
+#include "base/units.h"
 
 #define KB	(UINT64_C(1) << 10)
 #define MB	(UINT64_C(1) << 20)

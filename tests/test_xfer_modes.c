@@ -32,10 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "monotime.h"
-#include "params.h"
-#include "sock.h"
-#include "xfer_modes.h"
+#include "base/monotime.h"
+#include "base/params.h"
+#include "host/sock.h"
+#include "data/xfer_modes.h"
 
 #define SILENT_MS	1000
 #define LEN		(256 * 1024)

@@ -1,0 +1,230 @@
+/*
+ * result.h: the figures of one test, filled once by the measuring code and
+ * read by every renderer (text, JSON) and by the protocol, which carries the
+ * listener's side back to the connecting side.  Plain data, no behaviour.
+ *
+ * Every figure that may be unavailable has a "has_" flag; renderers print
+ * null / "n/a" for it, never 0.
+ */
+#ifndef GB_RESULT_H
+#define GB_RESULT_H
+
+#include <stdint.h>
+
+#include "base/params.h"
+
+#define GB_IFNAME_LEN	32	/* > IFNAMSIZ, so any name fits */
+#define GB_IRQLIST_LEN	128	/* "41" or "24,25,26,...", truncated with "..." */
+#define GB_ERR_LEN	256	/* caller-supplied error buffers */
+#define GB_MAX_INTERVALS 4096
+
+/* Process CPU from getrusage(RUSAGE_SELF), as ttcp and nuttcp report it. */
+struct gb_proc_cpu {
+	double	user_s;
+	double	sys_s;
+	double	user_pct;	/* of wall-clock time, can pass 100 with threads */
+	double	sys_pct;
+	double	process_pct;	/* user + sys */
+};
+
+/* Host CPU from /proc/stat: percent of all CPUs' time in the interval. */
+struct gb_host_cpu {
+	int	has;
+	int	ncpus;
+	double	busy_pct;	/* everything but idle and iowait */
+	double	user_pct;	/* user + nice */
+	double	sys_pct;
+	double	irq_pct;
+	double	softirq_pct;
+	double	max_cpu_busy_pct; /* the busiest single CPU */
+	int	max_cpu;	/* its number */
+};
+
+#define GB_MAX_IRQ_LINES	16	/* lines reported per interface */
+#define GB_CPULIST_LEN		64	/* "0,2-3", truncated with "..." */
+#define GB_MAX_WARNINGS		8
+#define GB_WARNING_LEN		192
+#define GB_MAX_FINDINGS		16
+#define GB_HIST_BINS		10	/* see capture.h for the bounds */
+
+/* One /proc/interrupts line of the test interface, over the test. */
+struct gb_irq_line {
+	char		name[16];	/* "41", "130" */
+	char		chip[48];	/* "OpenPIC Level", "IR-PCI-MSI 524288-edge" */
+	char		actions[96];	/* "uhci_hcd:usb3, eth3" */
+	int		shared;		/* actions name another device too */
+	uint64_t	count;		/* delta, summed over CPUs */
+	char		cpus[GB_CPULIST_LEN]; /* CPUs it landed on: "0,2-3" */
+};
+
+/* The test interface and its counters (deltas over the test). */
+struct gb_iface_figures {
+	char		name[GB_IFNAME_LEN];	/* "" when not found */
+	int		has_counters;		/* sysfs statistics were read */
+	uint64_t	rx_packets;
+	uint64_t	tx_packets;
+	uint64_t	rx_bytes;
+	uint64_t	tx_bytes;
+	int		irq_lines;		/* number of /proc/interrupts lines */
+	char		irq_list[GB_IRQLIST_LEN]; /* their names, comma separated */
+	int		has_interrupts;		/* irq_lines > 0 and both reads ok */
+	uint64_t	interrupts;		/* summed over lines and CPUs */
+	int		has_irq_per_packet;
+	double		irq_per_packet;		/* interrupts / data packets */
+	int		has_softirq;
+	uint64_t	net_rx_softirqs;	/* NET_RX summed over CPUs */
+	uint64_t	net_tx_softirqs;
+	unsigned	nlines;			/* <= GB_MAX_IRQ_LINES */
+	struct gb_irq_line lines[GB_MAX_IRQ_LINES];
+	char		irq_note[96];		/* why there are no lines */
+	int		has_irq_per_segment;
+	double		irq_per_segment;	/* interrupts / data segments */
+};
+
+/* TCP_INFO of the data sockets, read just before they close. */
+struct gb_tcp {
+	int		has;
+	uint32_t	retransmits;	/* tcpi_total_retrans, summed */
+	uint32_t	rtt_us;		/* tcpi_rtt, mean over streams */
+	uint32_t	rttvar_us;
+	uint32_t	cwnd;		/* tcpi_snd_cwnd (segments), summed */
+	uint32_t	mss;		/* tcpi_snd_mss of stream 0 */
+	uint32_t	advmss;		/* tcpi_advmss of stream 0 */
+	uint32_t	pmtu;		/* tcpi_pmtu of stream 0 */
+	uint64_t	segs_out;	/* tcpi_segs_out, summed */
+	uint64_t	segs_in;
+	uint64_t	data_segs_out;
+	uint64_t	data_segs_in;
+	int		has_limited;	/* the kernel has the fields below */
+	uint64_t	busy_us;	/* tcpi_busy_time, summed */
+	uint64_t	rwnd_limited_us;	/* tcpi_rwnd_limited */
+	uint64_t	sndbuf_limited_us;	/* tcpi_sndbuf_limited */
+	uint32_t	snd_wnd;	/* tcpi_snd_wnd (peer's window), stream 0 */
+};
+
+/*
+ * Context that makes numbers comparable, read on each end.  Integers are
+ * -1 and strings "" where a value is unavailable; note says why.
+ */
+struct gb_context {
+	int		has;
+	char		kernel[64];	/* uname release */
+	char		cpu_model[96];
+	int		ncpus;		/* online CPUs */
+	char		driver[32];	/* ETHTOOL_GDRVINFO */
+	char		driver_version[32];
+	char		bus[48];	/* bus_info: "0000:03:00.0" */
+	int64_t		speed_mbps;	/* link speed, -1 unknown */
+	char		duplex[8];	/* "full", "half", "" */
+	int64_t		mtu;
+	/* Offloads: 1 on, 0 off, -1 unknown. */
+	int		rx_checksum, tx_checksum, tso, gso, gro, lro;
+	/* Interrupt coalescing; -1 when the driver does not say. */
+	int64_t		rx_usecs, rx_frames, tx_usecs, tx_frames;
+	int		adaptive_rx, adaptive_tx;
+	/* Rings: current and maximum, -1 unknown. */
+	int64_t		rx_ring, tx_ring, rx_ring_max, tx_ring_max;
+	/* Buffer caps and congestion control. */
+	int64_t		rmem_max, wmem_max;
+	char		tcp_rmem[48];	/* "4096 131072 6291456" */
+	char		tcp_wmem[48];
+	char		congestion[16];	/* of the data sockets */
+	char		note[160];	/* what was unavailable and why */
+};
+
+/* libpcap capture of the test's own flows (--capture). */
+struct gb_capture {
+	int		has;
+	uint64_t	frames_rx, frames_tx;
+	uint64_t	bytes_rx, bytes_tx;	/* frame bytes on the wire */
+	uint64_t	hist_rx[GB_HIST_BINS];	/* frame sizes */
+	uint64_t	hist_tx[GB_HIST_BINS];
+	uint32_t	max_frame_rx, max_frame_tx;
+	uint64_t	drops;			/* pcap_stats ps_drop + ps_ifdrop */
+	char		note[128];		/* why it is missing */
+};
+
+struct gb_sockbuf {
+	uint32_t	requested;	/* 0 = not set, kernel default */
+	uint32_t	actual;		/* getsockopt() after setting */
+};
+
+/*
+ * One data connection (stream) of a side.  Stream i of the sender and
+ * stream i of the receiver are the same connection.
+ */
+struct gb_stream {
+	uint64_t	bytes;		/* payload it moved */
+	double		seconds;	/* test start to its last byte */
+	int		cpu;		/* sched_getcpu() as it ended, -1 */
+	int		pinned;		/* its one CPU after -A, -1 not pinned */
+	int		path;		/* enum gb_path it really used */
+};
+
+/* -Z: MSG_ZEROCOPY completions from the error queues, all streams. */
+struct gb_zerocopy {
+	int		has;		/* some stream sent with MSG_ZEROCOPY */
+	uint64_t	sends;		/* send(MSG_ZEROCOPY) calls that sent */
+	uint64_t	completions;	/* of those, completed by the kernel */
+	uint64_t	copied;		/* ... with SO_EE_CODE_ZEROCOPY_COPIED */
+};
+
+/* One end's figures. */
+struct gb_side {
+	int			has;		/* this side's figures are known */
+	uint64_t		bytes;		/* payload, all streams */
+	double			seconds;	/* CLOCK_MONOTONIC, start to end */
+	double			mbps;		/* 10^6 bit/s */
+	uint64_t		calls;		/* write()/read() calls that moved data */
+	struct gb_proc_cpu	cpu;
+	struct gb_host_cpu	host_cpu;
+	struct gb_iface_figures	iface;
+	struct gb_tcp		tcp;
+	struct gb_sockbuf	sndbuf;
+	struct gb_sockbuf	rcvbuf;
+	struct gb_context	context;
+	struct gb_capture	capture;
+	unsigned		nwarnings;	/* knobs that did not take */
+	char			warnings[GB_MAX_WARNINGS][GB_WARNING_LEN];
+	int			data_path;	/* enum gb_path of all streams */
+	uint32_t		rcvlowat;	/* SO_RCVLOWAT read back on the
+						   receiving end; 0 unknown */
+	struct gb_zerocopy	zerocopy;
+	int			tos;		/* IP_TOS read back, -1 */
+	int			has_fq_rate;	/* SO_MAX_PACING_RATE set */
+	uint64_t		fq_rate;	/* ... read back, bytes/s */
+	unsigned		nstreams;	/* <= GB_MAX_STREAMS */
+	struct gb_stream	streams[GB_MAX_STREAMS];
+};
+
+/* One diagnosis finding, with the numbers behind it in its text. */
+struct gb_finding {
+	char	code[24];	/* "cpu_bound", "window_limited", ... */
+	char	side[12];	/* "sender", "receiver", "both", "path" */
+	char	text[224];
+};
+
+struct gb_interval {
+	double		start_s;	/* from test start */
+	double		end_s;
+	uint64_t	bytes;
+};
+
+struct gb_result {
+	struct gb_params	params;
+	char			peer[64];	/* numeric address of the peer */
+	uint16_t		port;
+	int			local_is_sender;	/* which side printed this */
+	struct gb_side		sender;
+	struct gb_side		receiver;
+	unsigned		nfindings;	/* diag.c, from both sides */
+	struct gb_finding	findings[GB_MAX_FINDINGS];
+	unsigned		nintervals;
+	struct gb_interval	intervals[GB_MAX_INTERVALS];
+};
+
+/* Derived figures, computed once after both sides are known. */
+double	result_mbps(uint64_t bytes, double seconds);
+double	result_megabytes(uint64_t bytes);
+
+#endif /* GB_RESULT_H */

@@ -1,0 +1,61 @@
+/*
+ * xfer.h: one test's data transfer on either end: a thread per stream
+ * moving payload over raw blocking sockets, and the libevent timers that
+ * end it (duration), report on it (-i) and bound it (deadline).  It takes
+ * the host snapshots right before the first byte and right after the last,
+ * and fills one struct gb_side.
+ */
+#ifndef GB_XFER_H
+#define GB_XFER_H
+
+#include <event2/event.h>
+
+#include "host/hoststat.h"
+#include "base/params.h"
+#include "base/result.h"
+
+struct xfer_config {
+	const struct gb_params	*params;
+	int			 is_tx;		/* this end sends */
+	int			*fds;		/* params->streams, owned now */
+	const struct hoststat_roots *roots;
+	const char		*ifname;	/* -I, or NULL: from fds[0] */
+	uint16_t		 port;		/* the listener's, for --capture */
+	/* A peer silent this long ends the test (SO_RCVTIMEO, ...). */
+	uint32_t		 silent_ms;
+	/*
+	 * From the start, the test is aborted after deadline_ms (0: its
+	 * duration plus 3 silent_ms).  A stream that carries more than
+	 * stream_cap bytes, or all streams more than total_cap, fails the
+	 * test (0: no cap): the listener's bounds on a client that sends
+	 * more than it asked for (bounds.h).
+	 */
+	uint64_t		 deadline_ms;
+	uint64_t		 stream_cap;
+	uint64_t		 total_cap;
+	/* Called from the event loop when every stream has ended. */
+	void			(*done_cb)(void *);
+	/* Called from the event loop for each -i interval. */
+	void			(*interval_cb)(const struct gb_interval *,
+				    int is_tx, void *);
+	void			*arg;
+};
+
+struct xfer;
+
+struct xfer	*xfer_start(struct event_base *, const struct xfer_config *,
+		    char *err, size_t errlen);
+/* After done_cb: did a stream fail or the test abort?  Why in why. */
+int		 xfer_failed(const struct xfer *, char *why, size_t len);
+/* Stop now (peer lost, signal): unblocks every stream. */
+void		 xfer_abort(struct xfer *, const char *why);
+/*
+ * After done_cb: fill side and copy intervals into result.  Returns -1
+ * with the first stream's error (or the abort reason) in err.
+ */
+int		 xfer_finish(struct xfer *, struct gb_side *,
+		    struct gb_result *, char *err, size_t errlen);
+/* Join the threads and close the sockets. */
+void		 xfer_free(struct xfer *);
+
+#endif /* GB_XFER_H */

@@ -1,0 +1,51 @@
+/*
+ * hoststat.h: one snapshot of the host counters that explain a test, and
+ * the figures between two snapshots.  A snapshot holds /proc/stat (all CPUs),
+ * the test interface's lines of /proc/interrupts, NET_RX/NET_TX of
+ * /proc/softirqs, the interface's sysfs statistics, getrusage(RUSAGE_SELF)
+ * and CLOCK_MONOTONIC.
+ *
+ * Files are read under roots that tests (and users replaying a captured
+ * host) can move: GIGEBENCH_PROCFS and GIGEBENCH_SYSFS, resolved by main.c
+ * into struct hoststat_roots.  Nothing here touches a socket.
+ */
+#ifndef GB_HOSTSTAT_H
+#define GB_HOSTSTAT_H
+
+#include <sys/socket.h>
+
+#include "base/result.h"
+
+struct hoststat_roots {
+	const char	*procfs;	/* "/proc" unless overridden */
+	const char	*sysfs;		/* "/sys" unless overridden */
+};
+
+struct hoststat;	/* opaque snapshot */
+
+/*
+ * Take a snapshot.  ifname may be NULL or "" (no interface known).  A
+ * missing file is not an error: the matching figures are marked unavailable.
+ * Returns NULL only when memory runs out, with a reason in err.
+ */
+struct hoststat	*hoststat_take(const struct hoststat_roots *,
+		    const char *ifname, char *err, size_t errlen);
+void		 hoststat_free(struct hoststat *);
+
+/*
+ * Fill host_cpu, iface (with irq_per_packet against data_tx ? tx : rx
+ * packets) and cpu from two snapshots of the same interface.
+ */
+void		 hoststat_diff(const struct hoststat *before,
+		    const struct hoststat *after, int data_tx,
+		    struct gb_host_cpu *, struct gb_iface_figures *,
+		    struct gb_proc_cpu *, double *wall_s);
+
+/*
+ * Name of the interface that holds a local address (from getsockname() of
+ * a connected socket); "lo" for loopback.  Returns -1 when none matches.
+ */
+int		 hoststat_ifname_for_addr(const struct sockaddr *,
+		    char *ifname, size_t len);
+
+#endif /* GB_HOSTSTAT_H */

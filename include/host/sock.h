@@ -1,0 +1,74 @@
+/*
+ * sock.h: socket set-up shared by both roles: resolve, listen, connect with
+ * a deadline, apply a test's socket options and read back what took effect.
+ * Errors name the address and the call.
+ */
+#ifndef GB_SOCK_H
+#define GB_SOCK_H
+
+#include <sys/socket.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/params.h"
+#include "base/result.h"
+
+struct sock_addr {
+	struct sockaddr_storage	ss;
+	socklen_t		len;
+};
+
+int	sock_resolve(const char *host, uint16_t port, int family,
+	    struct sock_addr *, char *err, size_t errlen);
+/* A non-blocking listening socket; dual-stack "::" unless -4/-6/-B. */
+int	sock_listen(const char *bind_addr, uint16_t port, int family,
+	    char *err, size_t errlen);
+/*
+ * A blocking socket connected to addr within timeout_ms.  params may be
+ * NULL (control connection); otherwise the test's options for the role
+ * (is_tx) are set before connect(), so the SYN carries the MSS and the
+ * window scale fits the buffer.
+ */
+int	sock_connect(const struct sock_addr *, const char *bind_addr,
+	    const struct gb_params *, int is_tx, int timeout_ms,
+	    char *err, size_t errlen);
+/*
+ * Set -b/--sndbuf/--rcvbuf, -M, -D, -C, --tos and --fq-rate for a data
+ * socket of the role.
+ */
+int	sock_apply(int fd, const struct gb_params *, int is_tx,
+	    char *err, size_t errlen);
+/*
+ * Whether this process may set --force-bufs' SO_SNDBUFFORCE (is_tx) or
+ * SO_RCVBUFFORCE (CAP_NET_ADMIN): 1 yes, 0 no, -1 unknown (no socket to
+ * try it on).
+ */
+int	sock_can_force_bufs(int is_tx);
+/* Requested and effective SO_SNDBUF/SO_RCVBUF of a data socket. */
+void	sock_bufs(int fd, const struct gb_params *, int is_tx,
+	    struct gb_sockbuf *snd, struct gb_sockbuf *rcv);
+/* The TOS byte (IP_TOS or IPV6_TCLASS) of a data socket, or -1. */
+int	sock_tos(int fd);
+/* SO_MAX_PACING_RATE in bytes/s: 1, or 0 for no limit (or unknown). */
+int	sock_fq_rate(int fd, uint64_t *bytes_s);
+int	sock_set_nonblock(int fd, int on);
+/*
+ * A data connection: SO_RCVTIMEO and SO_SNDTIMEO, so that a silent peer
+ * ends a blocking call, and TCP_USER_TIMEOUT, so that data the peer does
+ * not acknowledge for ms ends the connection.
+ */
+int	sock_set_timeouts(int fd, int ms);
+/* SO_RCVTIMEO alone (a receive path shortens and restores it). */
+int	sock_set_rcvtimeo(int fd, int ms);
+/* SO_RCVLOWAT, and the value read back (TCP caps it), 0 if unknown. */
+uint32_t sock_set_rcvlowat(int fd, uint32_t bytes);
+/*
+ * A control connection: TCP keepalive probes sized so that a peer that
+ * stops answering is dropped within about silent_ms (TCP_KEEPIDLE half of
+ * it, then 3 probes), and TCP_USER_TIMEOUT of silent_ms.
+ */
+int	sock_set_keepalive(int fd, int silent_ms);
+const char *sock_ntop(const struct sockaddr *, char *buf, size_t len);
+
+#endif /* GB_SOCK_H */

@@ -1,0 +1,34 @@
+/*
+ * tcpinfo.h: TCP_INFO of one data socket, behind fields that state their
+ * units, and the sum over a test's streams.
+ */
+#ifndef GB_TCPINFO_H
+#define GB_TCPINFO_H
+
+#include <stdint.h>
+
+#include "base/result.h"
+
+struct tcpinfo_sample {
+	int		ok;
+	uint32_t	total_retrans;	/* segments */
+	uint32_t	rtt_us;
+	uint32_t	rttvar_us;
+	uint32_t	snd_cwnd;	/* segments */
+	uint32_t	snd_mss;	/* bytes */
+	uint32_t	advmss;		/* bytes we advertised */
+	uint32_t	pmtu;		/* path MTU, bytes */
+	uint32_t	snd_wnd;	/* peer's window, bytes (0: too old) */
+	uint32_t	segs_out, segs_in, data_segs_out, data_segs_in;
+	int		has_limited;	/* kernel 4.10+: the times below */
+	uint64_t	busy_us, rwnd_limited_us, sndbuf_limited_us;
+};
+
+int	tcpinfo_read(int fd, struct tcpinfo_sample *);
+/*
+ * Retransmits, cwnd, segments and limited times summed, rtt averaged,
+ * mss/advmss/pmtu/snd_wnd of the first stream.
+ */
+void	tcpinfo_sum(const struct tcpinfo_sample *, unsigned n, struct gb_tcp *);
+
+#endif /* GB_TCPINFO_H */

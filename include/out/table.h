@@ -1,0 +1,59 @@
+/*
+ * table.h: the per-point summary of a sweep with repetitions: statistics
+ * of Mbps, each end's process CPU % and irq/pkt over the runs of a point,
+ * and its renderers (the stdout table and JSON).  Pure but for the FILE.
+ */
+#ifndef GB_TABLE_H
+#define GB_TABLE_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "base/result.h"
+#include "base/stats.h"
+#include "base/sweep.h"
+
+struct table_acc {
+	unsigned		nruns;		/* completed runs */
+	unsigned		nfailed;
+	struct stats_acc	mbps;
+	struct stats_acc	cpu_tx, cpu_rx;	/* process_pct of each end */
+	struct stats_acc	irq_tx, irq_rx;	/* only runs where known */
+	uint64_t		retransmits;
+	unsigned		nwarnings;
+};
+
+struct table_point {
+	unsigned	point;		/* index into the sweep's points */
+	unsigned	nruns;
+	unsigned	nfailed;
+	struct stats	mbps;
+	struct stats	cpu_tx, cpu_rx;
+	struct stats	irq_tx, irq_rx;	/* n == 0: unavailable */
+	uint64_t	retransmits;	/* summed over the runs */
+	unsigned	nwarnings;	/* summed over both ends and runs */
+	int		ci_met;		/* --confidence: -1 not asked, 0, 1 */
+	double		ci_width_pct;	/* --confidence: the width asked */
+};
+
+void	table_acc_init(struct table_acc *);
+void	table_acc_add(struct table_acc *, const struct gb_result *);
+void	table_acc_fail(struct table_acc *);
+/* The statistics at level; ci_met is -1 until the caller sets it. */
+void	table_point_finish(const struct table_acc *, unsigned point,
+	    double level, struct table_point *);
+/*
+ * One row per point: the swept values, Mbps mean +- CI half width (in the
+ * -f unit), %TX, %RX, irq/pkt each end, retransmits, warnings; and a line
+ * per point whose --confidence width was not reached.
+ */
+void	table_text(FILE *, const struct sweep *, const struct table_point *,
+	    unsigned npoints, char unit);
+/* [{values: {param: value}, runs, failed, mbps: {n, mean, sd, min, max,
+ *   ci_lo, ci_hi, level}, cpu_tx, cpu_rx, irq_tx, irq_rx, retransmits,
+ *   warnings, confidence_met}] */
+json_t	*table_json(const struct sweep *, const struct table_point *,
+	    unsigned npoints);
+
+#endif /* GB_TABLE_H */

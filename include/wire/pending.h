@@ -1,0 +1,59 @@
+/*
+ * pending.h: a listener's connections from accept() until their first
+ * message says what they are (a hello or a data message).  It owns the
+ * accept loop, the handshake deadline of every such connection, the caps
+ * in all and per source (srccap.h), and the pause of accept() when the
+ * process runs out of descriptors.  It reads exactly one message on each,
+ * never a byte past it, answers a malformed one itself and hands a hello
+ * or a data message to the listener's callback.
+ *
+ * It must not know what a session is: the callback keeps the connection
+ * (pending_take) or drops it (pending_drop), and must do one of the two.
+ */
+#ifndef GB_PENDING_H
+#define GB_PENDING_H
+
+#include <stddef.h>
+
+#include <event2/event.h>
+
+#include "base/bounds.h"
+#include "codec/proto.h"
+#include "wire/srccap.h"
+
+struct pending;
+
+struct pconn {
+	struct pending		*pd;
+	int			 fd;
+	struct event		*ev;
+	struct event		*timer;
+	struct proto_reader	 rd;	/* the message, as it came */
+	struct srccap_key	 key;
+	char			 peer[64];	/* the address, printable */
+	struct pconn		*prev, *next;	/* newest first */
+};
+
+struct pending_config {
+	struct event_base	*base;
+	int			 lfd;		/* non-blocking, listening */
+	const struct gb_bounds	*bounds;
+	int			 verbose;	/* -v count, for the log */
+	/* A complete hello or data message m arrived on pc. */
+	void			(*msg_cb)(struct pconn *pc,
+				    const struct proto_msg *m, void *arg);
+	void			*arg;
+};
+
+struct pending	*pending_new(const struct pending_config *, char *err,
+		    size_t errlen);
+/* Close every pending connection and stop accepting. */
+void		 pending_free(struct pending *);
+/* Forget pc and close its socket. */
+void		 pending_drop(struct pconn *);
+/* Forget pc; its socket (returned) is the caller's now. */
+int		 pending_take(struct pconn *);
+/* How many are pending now (for tests and logs). */
+unsigned	 pending_count(const struct pending *);
+
+#endif /* GB_PENDING_H */
