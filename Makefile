@@ -122,7 +122,7 @@ check-options: $(BIN)
 check-limits: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/limits.sh
 
-CHECKS	= check-unit check-loopback check-man check-sweep check-auth \
+CHECKS	= check-layers check-unit check-loopback check-man check-sweep check-auth \
 	  check-limits check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 

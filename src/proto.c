@@ -17,16 +17,13 @@
 
 #include "base/cpulist.h"
 #include "base/datapath.h"
+#include "codec/member.h"
 #include "codec/proto.h"
 #include "out/report.h"
 #include "base/version.h"
 
 static json_t	*params_to_json(const struct gb_params *);
 static int	 params_from_json(const json_t *, struct gb_params *,
-		    char *, size_t);
-static int	 get_uint(const json_t *, const char *, uint64_t, uint64_t,
-		    uint64_t *, char *, size_t);
-static int	 get_string(const json_t *, const char *, char *, size_t,
 		    char *, size_t);
 
 static const char *const type_names[] = {
@@ -233,72 +230,6 @@ proto_reader_decode(const struct proto_reader *r, struct proto_msg *m,
 	    errlen);
 }
 
-/*
- * Integer members: present, a JSON integer, within [min, max].  jansson
- * parses integers into json_int_t (long long), so a negative value is
- * caught here before any cast.
- */
-static int
-get_uint(const json_t *o, const char *key, uint64_t min, uint64_t max,
-    uint64_t *out, char *err, size_t errlen)
-{
-	const json_t *v = json_object_get(o, key);
-	json_int_t i;
-
-	if (v == NULL) {
-		snprintf(err, errlen, "missing member \"%s\"", key);
-		return -1;
-	}
-	if (!json_is_integer(v)) {
-		snprintf(err, errlen, "member \"%s\" is not an integer", key);
-		return -1;
-	}
-	i = json_integer_value(v);
-	if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
-		snprintf(err, errlen, "member \"%s\" is out of range "
-		    "(%llu-%llu): %lld", key, (unsigned long long)min,
-		    (unsigned long long)max, (long long)i);
-		return -1;
-	}
-	*out = (uint64_t)i;
-	return 0;
-}
-
-static int
-get_string(const json_t *o, const char *key, char *out, size_t outlen,
-    char *err, size_t errlen)
-{
-	const json_t *v = json_object_get(o, key);
-
-	if (v == NULL || !json_is_string(v)) {
-		snprintf(err, errlen, "member \"%s\" is %s", key,
-		    v == NULL ? "missing" : "not a string");
-		return -1;
-	}
-	if (json_string_length(v) >= outlen) {
-		snprintf(err, errlen, "member \"%s\" is too long", key);
-		return -1;
-	}
-	/* json_string_value() may hold a NUL; copy what fits the C view. */
-	snprintf(out, outlen, "%s", json_string_value(v));
-	return 0;
-}
-
-static int
-get_bool(const json_t *o, const char *key, int *out, char *err,
-    size_t errlen)
-{
-	const json_t *v = json_object_get(o, key);
-
-	if (v == NULL || !json_is_boolean(v)) {
-		snprintf(err, errlen, "member \"%s\" is %s", key,
-		    v == NULL ? "missing" : "not a boolean");
-		return -1;
-	}
-	*out = json_is_true(v);
-	return 0;
-}
-
 static json_t *
 params_to_json(const struct gb_params *p)
 {
@@ -337,7 +268,7 @@ get_path(const json_t *o, const char *key, int first, int *out, char *err,
 	char name[16];
 	int path;
 
-	if (get_string(o, key, name, sizeof(name), err, errlen) == -1)
+	if (member_string(o, key, name, sizeof(name), err, errlen) == -1)
 		return -1;
 	path = datapath_lookup(name);
 	if (path < first || path > first + 2) {
@@ -361,13 +292,13 @@ params_path_from_json(const json_t *o, struct gb_params *p, char *err,
 	    errlen) == -1 ||
 	    get_path(o, "rx_path", GB_PATH_RECV, &p->rx_path, err,
 	    errlen) == -1 ||
-	    get_string(o, "affinity", p->affinity, sizeof(p->affinity), err,
+	    member_string(o, "affinity", p->affinity, sizeof(p->affinity), err,
 	    errlen) == -1)
 		return -1;
-	if (get_uint(o, "fq_rate", 0, GB_MAX_FQ_RATE, &u, err, errlen) == -1)
+	if (member_uint(o, "fq_rate", 0, GB_MAX_FQ_RATE, &u, err, errlen) == -1)
 		return -1;
 	p->fq_rate = u;
-	if (get_uint(o, "tos", 0, GB_MAX_TOS, &u, err, errlen) == -1)
+	if (member_uint(o, "tos", 0, GB_MAX_TOS, &u, err, errlen) == -1)
 		return -1;
 	p->tos = (uint32_t)u;
 	return 0;
@@ -410,11 +341,11 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 		return -1;
 	}
 	params_init(p);
-	if (get_uint(o, "direction", 0, 1, &u, err, errlen) == -1)
+	if (member_uint(o, "direction", 0, 1, &u, err, errlen) == -1)
 		return -1;
 	p->direction = (int)u;
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		if (get_uint(o, f[i].key, f[i].min, f[i].max, &u, err,
+		if (member_uint(o, f[i].key, f[i].min, f[i].max, &u, err,
 		    errlen) == -1)
 			return -1;
 		if (f[i].size == sizeof(uint64_t)) {
@@ -424,10 +355,10 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 			memcpy((char *)p + f[i].off, &u32, sizeof(u32));
 		}
 	}
-	if (get_bool(o, "nodelay", &p->nodelay, err, errlen) == -1 ||
-	    get_bool(o, "force_bufs", &p->force_bufs, err, errlen) == -1 ||
-	    get_bool(o, "capture", &p->capture, err, errlen) == -1 ||
-	    get_string(o, "cc", p->cc, sizeof(p->cc), err, errlen) == -1 ||
+	if (member_bool(o, "nodelay", &p->nodelay, err, errlen) == -1 ||
+	    member_bool(o, "force_bufs", &p->force_bufs, err, errlen) == -1 ||
+	    member_bool(o, "capture", &p->capture, err, errlen) == -1 ||
+	    member_string(o, "cc", p->cc, sizeof(p->cc), err, errlen) == -1 ||
 	    params_path_from_json(o, p, err, errlen) == -1)
 		return -1;
 	return proto_params_check(p, err, errlen);
@@ -559,7 +490,7 @@ get_nonce(const json_t *o, int required, char *out, char *err,
 
 	if (!required && json_object_get(o, "nonce") == NULL)
 		return 0;
-	if (get_string(o, "nonce", out, PROTO_NONCE_HEX + 1, err,
+	if (member_string(o, "nonce", out, PROTO_NONCE_HEX + 1, err,
 	    errlen) == -1)
 		return -1;
 	for (i = 0; out[i] != '\0'; i++)
@@ -584,7 +515,7 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 
 	switch (m->type) {
 	case PROTO_HELLO:
-		if (get_string(o, "program", prog, sizeof(prog), err,
+		if (member_string(o, "program", prog, sizeof(prog), err,
 		    errlen) == -1)
 			return -1;
 		if (strcmp(prog, "gigebench") != 0) {
@@ -592,34 +523,34 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 			    "\"gigebench\"");
 			return -1;
 		}
-		if (get_string(o, "version", m->version, sizeof(m->version),
+		if (member_string(o, "version", m->version, sizeof(m->version),
 		    err, errlen) == -1 || get_nonce(o, 0, m->nonce, err,
 		    errlen) == -1)
 			return -1;
 		return params_from_json(json_object_get(o, "params"),
 		    &m->params, err, errlen);
 	case PROTO_ACCEPT:
-		if (get_string(o, "token", m->token, sizeof(m->token), err,
+		if (member_string(o, "token", m->token, sizeof(m->token), err,
 		    errlen) == -1)
 			return -1;
 		return token_check(m->token, err, errlen);
 	case PROTO_DATA:
-		if (get_string(o, "token", m->token, sizeof(m->token), err,
+		if (member_string(o, "token", m->token, sizeof(m->token), err,
 		    errlen) == -1 || token_check(m->token, err, errlen) == -1)
 			return -1;
-		if (get_uint(o, "stream", 0, GB_MAX_STREAMS - 1, &u, err,
+		if (member_uint(o, "stream", 0, GB_MAX_STREAMS - 1, &u, err,
 		    errlen) == -1)
 			return -1;
 		m->stream = (uint32_t)u;
 		return 0;
 	case PROTO_REFUSE:
-		if (get_uint(o, "code", PROTO_REFUSE_BUSY,
+		if (member_uint(o, "code", PROTO_REFUSE_BUSY,
 		    PROTO_REFUSE_AUTH, &u, err, errlen) == -1)
 			return -1;
 		m->refusal = (int)u;
 		/* FALLTHROUGH */
 	case PROTO_ERROR:
-		return get_string(o, "message", m->message,
+		return member_string(o, "message", m->message,
 		    sizeof(m->message), err, errlen);
 	case PROTO_CHALLENGE:
 		return get_nonce(o, 1, m->nonce, err, errlen);
