@@ -23,3 +23,13 @@ params_init(struct gb_params *p)
 	p->nodelay = 0;
 	p->interval_ms = 0;
 }
+
+unsigned
+params_zc_ring_count(uint32_t buflen)
+{
+	unsigned n = GB_ZC_RING_MAX;
+
+	while (n > 1 && (uint64_t)n * buflen > GB_ZC_RING_BYTES)
+		n /= 2;
+	return n;
+}

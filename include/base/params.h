@@ -33,6 +33,7 @@ enum gb_direction {
 #define GB_MAX_BUF_TOTAL	(256u * 1024 * 1024)
 /* -Z's ring of buffers per stream stays within this (or one buffer). */
 #define GB_ZC_RING_BYTES	(32u * 1024 * 1024)
+#define GB_ZC_RING_MAX		8u	/* -Z sends in flight per stream */
 #define GB_MAX_NBUF		(UINT64_C(1) << 40)
 #define GB_MIN_MTU		1280u
 #define GB_MAX_MTU		65535u
@@ -84,5 +85,11 @@ struct gb_params {
 };
 
 void	params_init(struct gb_params *);
+/*
+ * -Z's ring: XFER_ZC_RING (8) buffers of buflen, halved until the ring is
+ * within GB_ZC_RING_BYTES, at least one.  The sender allocates this many;
+ * the listener's memory check counts them.
+ */
+unsigned params_zc_ring_count(uint32_t buflen);
 
 #endif /* GB_PARAMS_H */
