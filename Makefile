@@ -58,6 +58,24 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 	    $(LIB) \
 	    $(LDFLAGS) $(TEST_LIBS) $(LDLIBS)
 
+# The layers of README "Layout": every #include "..." of src/, include/
+# and fuzz/ against the rules below (tests/check_layers.py), every file
+# at most 600 lines and every function at most 80.  A file includes only
+# its own layer and those under it:
+#
+#	cli   -> everything (src/main.c, the option parser, the sweep driver)
+#	run   -> data, wire, codec, host, base	(client, server)
+#	wire  -> codec, host, base		(control I/O, auth, pending)
+#	data  -> host, base			(streams, sender, receiver)
+#	out   -> codec, base			(text, JSON, table, CSV, plot)
+#	codec -> base				(control messages, side JSON)
+#	host  -> base				(/proc, /sys, sockets, MTU)
+#	base  -> nothing of ours		(params, result, units, stats)
+#
+# Only src/main.c exits.
+check-layers:
+	python3 tests/check_layers.py
+
 # Unit tests run from the top directory so fixture paths are stable.
 check-unit: $(TESTS)
 	@st=0; for t in $(TESTS); do echo "== $$t"; $$t || st=1; done; exit $$st
@@ -219,7 +237,7 @@ clean:
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \
-	check-limits
+	check-limits check-layers
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

@@ -12,7 +12,11 @@ allows; a header of include/ is named with its layer ("host/mtu.h"); a
 bare name is only a private header beside the including file.  Fails,
 naming the file and the line, on an include that breaks a rule, names a
 header that does not exist, or comes from a file whose layer cannot be
-told.  Only src/main.c may call exit() (a forked child that cannot
+told; or when a file of src/ or include/ is over MAX_LINES lines or a
+function over MAX_FUNC (counted from the line that names it at the start
+of a line, "name(", to its closing "}" at the start of a line, both
+included: the house style puts the return type on the line above).
+Only src/main.c may call exit() (a forked child that cannot
 exec ends with _exit(), which is not the program exiting).
 
 	python3 tests/check_layers.py [top]	# exit 0 clean, 1 broken
@@ -32,6 +36,9 @@ RULES = {
     "run": ["data", "wire", "codec", "host", "base"],
     "cli": ["run", "out", "data", "wire", "codec", "host", "base"],
 }
+MAX_LINES = 600
+MAX_FUNC = 80
+FUNC_START = re.compile(r'^([A-Za-z_][A-Za-z0-9_]*)\(')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 # _exit() of a forked child whose exec failed is not the program exiting.
 EXIT = re.compile(r'(?<![_\w])(exit|_Exit|err|errx)\s*\(')
@@ -87,6 +94,23 @@ def files(top):
                     yield path, os.path.relpath(path, top)
 
 
+def check_size(rel, lines, problems):
+    if rel.startswith("fuzz/"):
+        return
+    if len(lines) > MAX_LINES:
+        problems.append(f"{rel}: {len(lines)} lines (at most {MAX_LINES})")
+    name, start = None, 0
+    for n, line in enumerate(lines, 1):
+        m = FUNC_START.match(line)
+        if m and not line.rstrip().endswith(";"):
+            name, start = m.group(1), n
+        elif name is not None and line.startswith("}"):
+            if n - start + 1 > MAX_FUNC:
+                problems.append(f"{rel}:{start}: {name}() is {n - start + 1}"
+                                f" lines (at most {MAX_FUNC})")
+            name = None
+
+
 def check_file(path, rel, headers, problems):
     mine = layer_of(rel, headers)
     if mine is None:
@@ -97,6 +121,9 @@ def check_file(path, rel, headers, problems):
     here = os.path.dirname(path)
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    check_size(rel, lines, problems)
     for n, line in enumerate(lines, 1):
         m = INCLUDE.match(line)
         if m is None:
