@@ -25,12 +25,39 @@ auth_init(void)
 	return sodium_init() < 0 ? -1 : 0;
 }
 
+/*
+ * The key and at most a CR LF after it: a file that holds more than that
+ * is refused, never cut to AUTH_KEY_MAX (the size from fstat is checked
+ * first, and what read() returns again, in case the file grew).
+ */
+static int
+key_read_bytes(int fd, const char *path, uint8_t *buf, size_t size,
+    size_t *got, char *err, size_t errlen)
+{
+	ssize_t n;
+
+	*got = 0;
+	while (*got < size &&
+	    (n = read(fd, buf + *got, size - *got)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(err, errlen, "%s: %s", path,
+			    strerror(errno));
+			return -1;
+		}
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
 static int
 key_read(int fd, const char *path, const struct stat *st,
     struct auth_key *k, char *err, size_t errlen)
 {
-	size_t got = 0;
-	ssize_t n;
+	uint8_t buf[AUTH_KEY_MAX + 3];
+	size_t got;
+	int rc = -1;
 
 	if (!S_ISREG(st->st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
@@ -47,34 +74,34 @@ key_read(int fd, const char *path, const struct stat *st,
 		    AUTH_KEY_MAX);
 		return -1;
 	}
-	while ((n = read(fd, k->bytes + got, sizeof(k->bytes) - got)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			snprintf(err, errlen, "%s: %s", path,
-			    strerror(errno));
-			return -1;
-		}
-		got += (size_t)n;
-		if (got == sizeof(k->bytes))
-			break;
+	if (key_read_bytes(fd, path, buf, sizeof(buf), &got, err,
+	    errlen) == -1)
+		goto out;
+	if (got > 0 && buf[got - 1] == '\n')
+		got--;
+	if (got > 0 && buf[got - 1] == '\r')
+		got--;
+	if (got > AUTH_KEY_MAX) {
+		snprintf(err, errlen, "%s: longer than %d bytes (a trailing "
+		    "newline not counted)", path, AUTH_KEY_MAX);
+		goto out;
 	}
-	if (got > 0 && k->bytes[got - 1] == '\n')
-		got--;
-	if (got > 0 && k->bytes[got - 1] == '\r')
-		got--;
-	k->len = got;
 	if (got == 0) {
 		snprintf(err, errlen, "%s: the file is empty", path);
-		return -1;
+		goto out;
 	}
 	if (got < AUTH_KEY_MIN) {
 		snprintf(err, errlen, "%s: the key is %zu bytes; use at "
 		    "least %d (head -c 32 /dev/urandom | base64 > FILE)", path,
 		    got, AUTH_KEY_MIN);
-		return -1;
+		goto out;
 	}
-	return 0;
+	memcpy(k->bytes, buf, got);
+	k->len = got;
+	rc = 0;
+out:
+	sodium_memzero(buf, sizeof(buf));
+	return rc;
 }
 
 int

@@ -350,6 +350,20 @@ test_key_file(void **state)
 	    "15 bytes");
 	memset(big, 'k', sizeof(big));
 	key_refused(keyfile("big", big, sizeof(big), 0600), "longer");
+	/* Within the size check's CR LF allowance, but no newline to strip. */
+	key_refused(keyfile("1025", big, AUTH_KEY_MAX + 1, 0600), "longer");
+	key_refused(keyfile("1026", big, AUTH_KEY_MAX + 2, 0600), "longer");
+	big[AUTH_KEY_MAX + 1] = '\n';
+	key_refused(keyfile("1025nl", big, AUTH_KEY_MAX + 2, 0600), "longer");
+	big[AUTH_KEY_MAX] = '\n';
+	assert_int_equal(auth_key_load(keyfile("1024nl", big, AUTH_KEY_MAX + 1,
+	    0600), &k, err, sizeof(err)), 0);
+	assert_int_equal(k.len, AUTH_KEY_MAX);
+	big[AUTH_KEY_MAX] = '\r';
+	big[AUTH_KEY_MAX + 1] = '\n';
+	assert_int_equal(auth_key_load(keyfile("1024crlf", big,
+	    AUTH_KEY_MAX + 2, 0600), &k, err, sizeof(err)), 0);
+	assert_int_equal(k.len, AUTH_KEY_MAX);
 	snprintf(path, sizeof(path), "%s/missing", tmpdir);
 	key_refused(path, "No such file");
 	key_refused(tmpdir, "not a regular file");
