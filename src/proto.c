@@ -217,6 +217,10 @@ int
 proto_reader_decode(const struct proto_reader *r, struct proto_msg *m,
     char *err, size_t errlen)
 {
+	/* Every return leaves m defined: callers name m->type in errors. */
+	memset(m, 0, sizeof(*m));
+	if (r->got >= PROTO_HEADER_LEN && r->status == PROTO_OK)
+		m->type = r->h.type;
 	if (!proto_reader_done(r)) {
 		snprintf(err, errlen, "incomplete message");
 		return PROTO_E_BODY;
