@@ -46,6 +46,7 @@ static void	mtu_msg_add(char *, size_t, const char *, ...)
 static int	mtu_journal_restore(const char *, const char *,
 		    unsigned long, char *, size_t);
 
+/* The directory of mtu_rundir() (host/mtu.h), with the reason in err. */
 int
 mtu_rundir_make(char *buf, size_t len, char *err, size_t errlen)
 {
@@ -203,7 +204,7 @@ mtu_journal_busy(const char *path)
 }
 
 /*
- * e->journal is MTU_RUNDIR/mtu-IFNAME-INO.  One already there is a running
+ * e->journal is RUNDIR/mtu-IFNAME-INO.  One already there is a running
  * process's (it holds the flock) or a killed run's, and either way not
  * ours to overwrite.
  */
