@@ -18,6 +18,7 @@
 #include "wire/ctl.h"
 #include "base/diag.h"
 #include "host/mtu.h"
+#include "host/netif.h"
 #include "out/report.h"
 #include "host/sock.h"
 #include "data/xfer.h"
@@ -135,7 +136,7 @@ local_mtu(struct client *c, char *err, size_t errlen)
 	if (c->cfg->opts->iface != NULL)
 		snprintf(ifname, sizeof(ifname), "%s", c->cfg->opts->iface);
 	else if (getsockname(c->ctl, (struct sockaddr *)&ss, &len) == -1 ||
-	    hoststat_ifname_for_addr((struct sockaddr *)&ss, ifname,
+	    netif_name_for_addr((struct sockaddr *)&ss, ifname,
 	    sizeof(ifname)) == -1) {
 		snprintf(err, errlen, "--mtu: cannot find the interface of "
 		    "the test; name it with -I");

@@ -11,6 +11,12 @@
  * writes only its findings; the renderers only format them.  Knobs that
  * did not take are the warnings' business, not this file's.
  *
+ * This file owns the run and the order of the findings, the figures
+ * every finding reads (streams, rate, link, MTU), the CPU, retransmission
+ * and goodput findings, and the text and JSON renderers.  The window
+ * findings are diag_window.c's, the interrupt findings diag_irq.c's
+ * (diag_internal.h ties them).
+ *
  * Part of the figures came from the peer over the network, so strings are
  * read within their arrays and findings are kept to printable ASCII.
  */
@@ -24,67 +30,18 @@
 #include <jansson.h>
 
 #include "base/diag.h"
+#include "diag_internal.h"
 
 /* A single CPU this busy is the bottleneck (the seed's "100 % TX"). */
 #define DIAG_CPU_BUSY_PCT	95.0
-/* Share of the sender's busy time that TCP spent window-limited. */
-#define DIAG_LIMITED_PCT	10.0
-/* A window this many times the BDP is worth a word, not a warning. */
-#define DIAG_OVERSIZE_FACTOR	10.0
-/* Below this share of the goodput, the link was not full. */
-#define DIAG_FULL_LINK_PCT	90.0
-/* One interrupt per packet or more: nothing is coalesced (SUNGEM). */
-#define DIAG_IRQ_PER_PACKET	1.0
 /* The MTU assumed when neither side knows its own. */
 #define DIAG_DEFAULT_MTU	1500u
 /* Larger than any interface MTU (loopback has 65536). */
 #define DIAG_MAX_MTU		(1u << 20)
 
-#define DIAG_TOKLEN		64
-
-/* Interrupt controllers of wired (INTx) lines: not MSI. */
-static const char *const diag_legacy_chips[] = {
-	"IO-APIC",	/* also "IR-IO-APIC" */
-	"XT-PIC",
-	"OpenPIC",
-};
-#define NLEGACY_CHIPS	\
-	(sizeof(diag_legacy_chips) / sizeof(diag_legacy_chips[0]))
-
-typedef int	(*diag_line_pred)(const struct gb_irq_line *);
-
-static void	 diag_add(struct gb_result *, const char *, const char *,
-		    const char *, ...) __attribute__((format(printf, 4, 5)));
 static void	 diag_ascii(char *);
-static int	 diag_streams(const struct gb_result *);
-static double	 diag_rate_mbps(const struct gb_result *);
-static double	 diag_link_mbps(const struct gb_result *);
-static unsigned	 diag_mtu(const struct gb_result *, int *);
-static const char *diag_fmt_bytes(char *, size_t, double);
 static const char *diag_fmt_pct(char *, size_t, double);
-static const char *diag_rawname(char *, size_t, const struct gb_side *);
-static const char *diag_ifname(char *, size_t, const struct gb_side *);
-static void	 diag_squeeze(char *, size_t, const char *, size_t);
-static int	 diag_action_is(const char *, size_t, const char *);
-static void	 diag_others(char *, size_t, const struct gb_irq_line *,
-		    const char *);
-static int	 diag_line_shared(const struct gb_irq_line *);
-static int	 diag_line_legacy(const struct gb_irq_line *);
-static int	 diag_line_find(const struct gb_side *, diag_line_pred,
-		    unsigned *);
-static void	 diag_line_parts(char *, size_t, char *, size_t,
-		    const struct gb_irq_line *, unsigned);
-static double	 diag_limited_pct(const struct gb_tcp *, uint64_t);
-static uint32_t	 diag_window_bytes(const struct gb_side *);
 static void	 diag_cpu(struct gb_result *, const struct gb_side *,
-		    const char *);
-static void	 diag_window_limited(struct gb_result *);
-static void	 diag_window_size(struct gb_result *);
-static void	 diag_coalescing(struct gb_result *, const struct gb_side *,
-		    const char *, int);
-static void	 diag_irq_shared(struct gb_result *, const struct gb_side *,
-		    const char *);
-static void	 diag_irq_legacy(struct gb_result *, const struct gb_side *,
 		    const char *);
 static void	 diag_retransmits(struct gb_result *);
 static void	 diag_goodput(struct gb_result *);
@@ -92,7 +49,7 @@ static void	 diag_goodput(struct gb_result *);
 /* ---- helpers ---- */
 
 /* Append a finding; findings past GB_MAX_FINDINGS are dropped. */
-static void
+void
 diag_add(struct gb_result *r, const char *code, const char *side,
     const char *fmt, ...)
 {
@@ -123,14 +80,14 @@ diag_ascii(char *s)
 			*s = '?';
 }
 
-static int
+int
 diag_streams(const struct gb_result *r)
 {
 	return r->params.streams > 1 ? (int)r->params.streams : 1;
 }
 
 /* The delivered rate: the receiver's, or the sender's; 0 when unknown. */
-static double
+double
 diag_rate_mbps(const struct gb_result *r)
 {
 	if (r->receiver.has && r->receiver.mbps > 0)
@@ -141,7 +98,7 @@ diag_rate_mbps(const struct gb_result *r)
 }
 
 /* --link-rate, else the slower known interface speed; 0 when unknown. */
-static double
+double
 diag_link_mbps(const struct gb_result *r)
 {
 	const struct gb_side	*s[2] = { &r->sender, &r->receiver };
@@ -164,7 +121,7 @@ diag_link_mbps(const struct gb_result *r)
  * The MTU the data frames were cut to: the sender's, else the receiver's,
  * else 1500 with *assumed set.
  */
-static unsigned
+unsigned
 diag_mtu(const struct gb_result *r, int *assumed)
 {
 	const struct gb_side	*s[2] = { &r->sender, &r->receiver };
@@ -177,27 +134,6 @@ diag_mtu(const struct gb_result *r, int *assumed)
 			return (unsigned)s[i]->context.mtu;
 	*assumed = 1;
 	return DIAG_DEFAULT_MTU;
-}
-
-/*
- * "768 KB", "9.6 KB", "1.5 MB": KB and MB are 2^10 and 2^20 bytes, as
- * ttcp and -b count them.  One decimal only where it says something.
- */
-static const char *
-diag_fmt_bytes(char *buf, size_t len, double bytes)
-{
-	const char	*unit = "KB";
-	double		 v = bytes / 1024.0;
-
-	if (v >= 1024.0) {
-		v /= 1024.0;
-		unit = "MB";
-	}
-	if (v >= 100.0 || fabs(v - round(v)) < 0.05)
-		snprintf(buf, len, "%.0f %s", v, unit);
-	else
-		snprintf(buf, len, "%.1f %s", v, unit);
-	return buf;
 }
 
 /* A percentage with two significant digits when it is small: "0.00041". */
@@ -217,180 +153,7 @@ diag_fmt_pct(char *buf, size_t len, double pct)
 	return buf;
 }
 
-/* The interface's name, "" when unknown. */
-static const char *
-diag_rawname(char *buf, size_t len, const struct gb_side *s)
-{
-	snprintf(buf, len, "%.*s",
-	    (int)strnlen(s->iface.name, sizeof(s->iface.name)), s->iface.name);
-	return buf;
-}
-
-/* The interface's name for a sentence. */
-static const char *
-diag_ifname(char *buf, size_t len, const struct gb_side *s)
-{
-	if (diag_rawname(buf, len, s)[0] == '\0')
-		snprintf(buf, len, "the interface");
-	return buf;
-}
-
-/* Copy src (at most srclen bytes), runs of blanks made one, ends trimmed. */
-static void
-diag_squeeze(char *dst, size_t len, const char *src, size_t srclen)
-{
-	size_t	i, n = 0;
-	int	blank = 0;
-
-	if (len == 0)
-		return;
-	for (i = 0; i < srclen && src[i] != '\0' && n + 1 < len; i++) {
-		if (src[i] == ' ' || src[i] == '\t') {
-			blank = n > 0;
-			continue;
-		}
-		if (blank && n + 2 < len)
-			dst[n++] = ' ';
-		blank = 0;
-		dst[n++] = src[i];
-	}
-	dst[n] = '\0';
-}
-
-/*
- * Is the action (len bytes) the interface itself?  The same rule as
- * irqline.c: "eth0", "eth0-TxRx-0", "eth0:lsc", "eth0@pci".
- */
-static int
-diag_action_is(const char *action, size_t len, const char *ifname)
-{
-	size_t	iflen = strlen(ifname);
-
-	if (iflen == 0 || len < iflen || strncmp(action, ifname, iflen) != 0)
-		return 0;
-	return len == iflen || action[iflen] == '-' ||
-	    action[iflen] == ':' || action[iflen] == '@';
-}
-
-/* The line's actions other than the interface: "uhci_hcd:usb3". */
-static void
-diag_others(char *dst, size_t len, const struct gb_irq_line *l,
-    const char *ifname)
-{
-	char	acts[sizeof(l->actions)];
-	char	*p, *tok;
-	size_t	n;
-
-	diag_squeeze(acts, sizeof(acts), l->actions, sizeof(l->actions));
-	dst[0] = '\0';
-	for (p = acts; *p != '\0'; p += *p == ',') {
-		p += strspn(p, " ");
-		tok = p;
-		n = strcspn(p, ",");
-		p += n;
-		while (n > 0 && tok[n - 1] == ' ')
-			n--;
-		if (n == 0 || diag_action_is(tok, n, ifname))
-			continue;
-		snprintf(dst + strlen(dst), len - strlen(dst), "%s%.*s",
-		    dst[0] != '\0' ? ", " : "", (int)n, tok);
-	}
-	if (dst[0] == '\0')
-		snprintf(dst, len, "another device");
-}
-
-static int
-diag_line_shared(const struct gb_irq_line *l)
-{
-	return l->shared != 0;
-}
-
-static int
-diag_line_legacy(const struct gb_irq_line *l)
-{
-	char	chip[sizeof(l->chip) + 1];
-	size_t	i;
-
-	memcpy(chip, l->chip, sizeof(l->chip));
-	chip[sizeof(l->chip)] = '\0';
-	for (i = 0; i < NLEGACY_CHIPS; i++)
-		if (strstr(chip, diag_legacy_chips[i]) != NULL)
-			return 1;
-	return 0;
-}
-
-/*
- * The first of the side's IRQ lines that pred holds for, or -1; *more
- * gets how many others it holds for.
- */
-static int
-diag_line_find(const struct gb_side *s, diag_line_pred pred, unsigned *more)
-{
-	unsigned	i, n = s->iface.nlines;
-	int		first = -1;
-
-	*more = 0;
-	if (!s->has)
-		return -1;
-	if (n > GB_MAX_IRQ_LINES)
-		n = GB_MAX_IRQ_LINES;
-	for (i = 0; i < n; i++) {
-		if (!pred(&s->iface.lines[i]))
-			continue;
-		if (first == -1)
-			first = (int)i;
-		else
-			(*more)++;
-	}
-	return first;
-}
-
-/* " (IO-APIC-fasteoi)" and " (+2 more)" as parts of a line's finding. */
-static void
-diag_line_parts(char *chip, size_t chiplen, char *more, size_t morelen,
-    const struct gb_irq_line *l, unsigned nmore)
-{
-	char	squeezed[sizeof(l->chip)];
-
-	diag_squeeze(squeezed, sizeof(squeezed), l->chip, sizeof(l->chip));
-	snprintf(chip, chiplen, "%s%s%s", squeezed[0] != '\0' ? " (" : "",
-	    squeezed, squeezed[0] != '\0' ? ")" : "");
-	if (nmore > 0)
-		snprintf(more, morelen, " (+%u more)", nmore);
-	else
-		more[0] = '\0';
-}
-
-/* Share of the busy time limited_us stands for; -1 when unknown. */
-static double
-diag_limited_pct(const struct gb_tcp *t, uint64_t limited_us)
-{
-	if (!t->has || !t->has_limited || t->busy_us == 0)
-		return -1;
-	return 100.0 * (double)limited_us / (double)t->busy_us;
-}
-
-/*
- * The receiver's window, when -b fixed it: the SO_RCVBUF asked for, or
- * what the kernel granted when that is less (capped by rmem_max).  Linux
- * doubles a request and keeps half for bookkeeping, so the request, not
- * the doubled figure, is close to the window it advertises.  Without -b
- * the buffer is autotuned up to tcp_rmem's maximum and the size read at
- * the start says nothing about the window: 0.
- */
-static uint32_t
-diag_window_bytes(const struct gb_side *rx)
-{
-	const struct gb_sockbuf *b = &rx->rcvbuf;
-
-	if (!rx->has || b->requested == 0)
-		return 0;
-	if (b->actual != 0 && b->actual < b->requested)
-		return b->actual;
-	return b->requested;
-}
-
-/* ---- findings, in the order they are reported ---- */
+/* ---- findings: CPU, retransmits, goodput (in the order of diag_run) ---- */
 
 /*
  * A core at 95 % or more on either end, or the process itself using one
@@ -419,157 +182,6 @@ diag_cpu(struct gb_result *r, const struct gb_side *s, const char *side)
 		return;
 	diag_add(r, "cpu_bound", side, "%s%s%s", host,
 	    host[0] != '\0' && proc[0] != '\0' ? "; " : "", proc);
-}
-
-/* tcpi_rwnd_limited / tcpi_sndbuf_limited over tcpi_busy_time. */
-static void
-diag_window_limited(struct gb_result *r)
-{
-	const struct gb_tcp	*t = &r->sender.tcp;
-	double			 pct;
-
-	if (!r->sender.has)
-		return;
-	pct = diag_limited_pct(t, t->rwnd_limited_us);
-	if (pct >= DIAG_LIMITED_PCT)
-		diag_add(r, "window_limited", "receiver", "limited by the "
-		    "receive window %.0f %% of the time (%.2f of %.2f s busy)",
-		    pct, (double)t->rwnd_limited_us / 1e6,
-		    (double)t->busy_us / 1e6);
-	pct = diag_limited_pct(t, t->sndbuf_limited_us);
-	if (pct >= DIAG_LIMITED_PCT)
-		diag_add(r, "window_limited", "sender", "limited by the "
-		    "send buffer %.0f %% of the time (%.2f of %.2f s busy)",
-		    pct, (double)t->sndbuf_limited_us / 1e6,
-		    (double)t->busy_us / 1e6);
-}
-
-/*
- * The window against the bandwidth-delay product, per stream: rate * RTT
- * at the link rate when it is known (what the window must cover), else
- * at the measured rate.  Ten times too large is informative (the seed's
- * 768 KB for a 15 KB path); too small matters only when TCP says the
- * window limited it or the link was visibly not full.
- */
-static void
-diag_window_size(struct gb_result *r)
-{
-	const struct gb_tcp	*t = &r->sender.tcp;
-	const struct gb_sockbuf	*b = &r->receiver.rcvbuf;
-	double			 rate = diag_rate_mbps(r);
-	double			 link = diag_link_mbps(r);
-	double			 basis, bdp, gp, rwnd_pct;
-	uint32_t		 win = diag_window_bytes(&r->receiver);
-	int			 streams = diag_streams(r), assumed, slow;
-	char			 w[DIAG_TOKLEN], d[DIAG_TOKLEN];
-	char			 how[DIAG_TOKLEN * 2];
-
-	if (win == 0 || !r->sender.has || !t->has || t->rtt_us == 0)
-		return;
-	basis = link > 0 ? link : rate;
-	if (!(basis > 0))
-		return;
-	bdp = basis * 1e6 / 8 * (double)t->rtt_us / 1e6 / streams;
-	diag_fmt_bytes(w, sizeof(w), win);
-	diag_fmt_bytes(d, sizeof(d), bdp);
-	if (link > 0)
-		snprintf(how, sizeof(how), "%.0f Mbit/s link", link);
-	else
-		snprintf(how, sizeof(how), "%.1f Mbps", rate);
-	if (streams > 1)
-		snprintf(how + strlen(how), sizeof(how) - strlen(how),
-		    " / %d streams", streams);
-	snprintf(how + strlen(how), sizeof(how) - strlen(how),
-	    " x %.3f ms RTT", t->rtt_us / 1e3);
-
-	if (win >= DIAG_OVERSIZE_FACTOR * bdp) {
-		diag_add(r, "window_oversized", "receiver", "%s window, path "
-		    "BDP %s%s (%s): window %.0fx larger than needed", w, d,
-		    streams > 1 ? " per stream" : "", how, win / bdp);
-		return;
-	}
-	if (!(win < bdp))
-		return;
-	rwnd_pct = diag_limited_pct(t, t->rwnd_limited_us);
-	gp = diag_tcp_goodput_mbps(link, diag_mtu(r, &assumed),
-	    DIAG_ETHERNET_OVERHEAD_BYTES);
-	slow = gp > 0 && rate > 0 && rate < gp * DIAG_FULL_LINK_PCT / 100;
-	if (rwnd_pct >= DIAG_LIMITED_PCT || slow)
-		diag_add(r, "window_small", "receiver", "window %s < path BDP "
-		    "%s%s (%s): %s", w, d, streams > 1 ? " per stream" : "",
-		    how, b->actual != 0 && b->actual < b->requested ?
-		    "raise net.core.rmem_max or use --force-bufs" :
-		    "raise -b");
-}
-
-/*
- * Interrupts per data packet (hoststat.c): the sender's over its tx
- * packets, the receiver's over its rx packets.
- */
-static void
-diag_coalescing(struct gb_result *r, const struct gb_side *s,
-    const char *side, int data_tx)
-{
-	const struct gb_iface_figures	*f = &s->iface;
-	uint64_t			 pkts;
-	char				 name[GB_IFNAME_LEN + 16];
-	char				 counts[DIAG_TOKLEN] = "";
-
-	if (!s->has || !f->has_irq_per_packet ||
-	    !(f->irq_per_packet >= DIAG_IRQ_PER_PACKET))
-		return;
-	pkts = data_tx ? f->tx_packets : f->rx_packets;
-	if (f->has_interrupts && f->has_counters && pkts > 0)
-		snprintf(counts, sizeof(counts), " (%" PRIu64 " for %" PRIu64
-		    " packets)", f->interrupts, pkts);
-	diag_add(r, "no_coalescing", side, "%s takes %.2f interrupts per "
-	    "packet%s: no interrupt coalescing (ethtool -C)",
-	    diag_ifname(name, sizeof(name), s), f->irq_per_packet, counts);
-}
-
-static void
-diag_irq_shared(struct gb_result *r, const struct gb_side *s,
-    const char *side)
-{
-	const struct gb_irq_line	*l;
-	unsigned			 nmore;
-	int				 i;
-	char				 name[GB_IFNAME_LEN + 16];
-	char				 raw[GB_IFNAME_LEN + 1];
-	char				 chip[sizeof(l->chip) + 4];
-	char				 more[DIAG_TOKLEN];
-	char				 others[sizeof(l->actions)];
-
-	if ((i = diag_line_find(s, diag_line_shared, &nmore)) == -1)
-		return;
-	l = &s->iface.lines[i];
-	diag_line_parts(chip, sizeof(chip), more, sizeof(more), l, nmore);
-	diag_others(others, sizeof(others), l,
-	    diag_rawname(raw, sizeof(raw), s));
-	diag_add(r, "shared_irq", side, "%s shares IRQ %.*s%s with %s%s",
-	    diag_ifname(name, sizeof(name), s),
-	    (int)strnlen(l->name, sizeof(l->name)), l->name, chip, others,
-	    more);
-}
-
-static void
-diag_irq_legacy(struct gb_result *r, const struct gb_side *s,
-    const char *side)
-{
-	const struct gb_irq_line	*l;
-	unsigned			 nmore;
-	int				 i;
-	char				 name[GB_IFNAME_LEN + 16];
-	char				 chip[sizeof(l->chip) + 4];
-	char				 more[DIAG_TOKLEN];
-
-	if ((i = diag_line_find(s, diag_line_legacy, &nmore)) == -1)
-		return;
-	l = &s->iface.lines[i];
-	diag_line_parts(chip, sizeof(chip), more, sizeof(more), l, nmore);
-	diag_add(r, "legacy_irq", side, "%s on legacy IRQ %.*s%s, not MSI%s",
-	    diag_ifname(name, sizeof(name), s),
-	    (int)strnlen(l->name, sizeof(l->name)), l->name, chip, more);
 }
 
 static void

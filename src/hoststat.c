@@ -14,7 +14,6 @@
  */
 
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/time.h>
 
 #include <errno.h>
@@ -304,11 +303,4 @@ hoststat_diff(const struct hoststat *before, const struct hoststat *after,
 		hoststat_diff_iface(before, after, data_tx, iface);
 	if (cpu != NULL)
 		hoststat_diff_proc(before, after, wall, cpu);
-}
-
-int
-hoststat_ifname_for_addr(const struct sockaddr *addr, char *ifname,
-    size_t len)
-{
-	return netif_name_for_addr(addr, ifname, len);
 }

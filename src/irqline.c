@@ -3,12 +3,13 @@
  * interface, and what each of them did between two samples (irqline.h).
  *
  * This file owns the rules that tie a line to an interface (its MSI
- * vectors, or its name in the action column), when a line is shared with
- * another device, and how a line is reported: its delta summed over CPUs,
- * the CPUs it landed on in range form ("0,2-3"), the chip columns with
- * their runs of blanks collapsed, and the busiest lines first when there
- * are more than a report holds.  It parses nothing (irqstat.c does),
- * reads no file, keeps no sample and prints nothing.
+ * vectors, or its name in the action column by base/irqaction.h's rule,
+ * which the diagnosis shares), when a line is shared with another device,
+ * and how a line is reported: its delta summed over CPUs, the CPUs it
+ * landed on in range form ("0,2-3"), the chip columns with their runs of
+ * blanks collapsed, and the busiest lines first when there are more than
+ * a report holds.  It parses nothing (irqstat.c does), reads no file,
+ * keeps no sample and prints nothing.
  */
 
 #include <ctype.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/irqaction.h"
 #include "host/irqline.h"
 
 /* What irqline_select() hands to irqstat_retain(). */
@@ -33,7 +35,6 @@ struct irqline_rank {
 	uint64_t	count;
 };
 
-static int	irqline_action_matches(const char *, size_t, const char *);
 static void	irqline_actions(const struct irqstat_line *, const char *,
 		    int *, int *);
 static int	irqline_msi_cmp(const void *, const void *);
@@ -55,18 +56,6 @@ static void	irqline_fill(const struct irqstat *, const struct irqstat *,
 static unsigned	irqline_busiest(const struct irqstat *,
 		    const struct irqstat *, struct irqline_rank *, unsigned);
 
-/* Is the action name (len bytes) ifname or ifname plus '-', ':' or '@'? */
-static int
-irqline_action_matches(const char *name, size_t len, const char *ifname)
-{
-	size_t	iflen = strlen(ifname);
-
-	if (iflen == 0 || len < iflen || strncmp(name, ifname, iflen) != 0)
-		return 0;
-	return len == iflen || name[iflen] == '-' || name[iflen] == ':' ||
-	    name[iflen] == '@';
-}
-
 /*
  * Count the comma-separated actions of a line, and those that name ifname
  * (none when ifname is NULL or "").
@@ -75,23 +64,14 @@ static void
 irqline_actions(const struct irqstat_line *l, const char *ifname, int *n,
     int *named)
 {
-	const char	*p = l->actions;
+	const char	*p = l->actions, *tok;
 	size_t		 len;
 
 	*n = *named = 0;
-	while (*p != '\0') {
-		while (*p == ',' || isblank((unsigned char)*p))
-			p++;
-		len = strcspn(p, ",");
-		while (len > 0 && isblank((unsigned char)p[len - 1]))
-			len--;
-		if (len > 0) {
-			(*n)++;
-			if (ifname != NULL &&
-			    irqline_action_matches(p, len, ifname))
-				(*named)++;
-		}
-		p += strcspn(p, ",");
+	while ((tok = irqaction_next(&p, &len)) != NULL) {
+		(*n)++;
+		if (ifname != NULL && irqaction_is_iface(tok, len, ifname))
+			(*named)++;
 	}
 }
 

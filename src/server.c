@@ -30,6 +30,7 @@
 #include "base/bounds.h"
 #include "base/monotime.h"
 #include "host/mtu.h"
+#include "host/netif.h"
 #include "wire/pending.h"
 #include "out/report.h"
 #include "run/server.h"
@@ -423,7 +424,7 @@ session_mtu(struct session *ss, uint32_t mtu, char *err, size_t errlen)
 	if (o->iface != NULL)
 		snprintf(ifname, sizeof(ifname), "%s", o->iface);
 	else if (getsockname(ss->ctl, (struct sockaddr *)&sa, &len) == -1 ||
-	    hoststat_ifname_for_addr((struct sockaddr *)&sa, ifname,
+	    netif_name_for_addr((struct sockaddr *)&sa, ifname,
 	    sizeof(ifname)) == -1) {
 		snprintf(err, errlen, "the listener cannot find the test's "
 		    "interface to set its MTU");

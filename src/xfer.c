@@ -31,6 +31,7 @@
 
 #include "host/capture.h"
 #include "host/context.h"
+#include "host/netif.h"
 #include "base/cpulist.h"
 #include "base/datapath.h"
 #include "base/knobs.h"
@@ -416,7 +417,7 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 	if (c->ifname != NULL)
 		snprintf(x->ifname, sizeof(x->ifname), "%s", c->ifname);
 	else if (getsockname(c->fds[0], (struct sockaddr *)&ss, &len) == 0)
-		hoststat_ifname_for_addr((struct sockaddr *)&ss, x->ifname,
+		netif_name_for_addr((struct sockaddr *)&ss, x->ifname,
 		    sizeof(x->ifname));
 	sock_bufs(c->fds[0], &x->p, x->is_tx, &x->sndbuf, &x->rcvbuf);
 	x->tos = sock_tos(c->fds[0]);

@@ -3,7 +3,7 @@
 # namespace A (tests/lib/netns.sh) and is then ended in every way it can
 # be.  Run from anywhere as
 #	bash tests/mtu_netns.sh
-# It builds the probe (tests/mtu_restore_test.c with src/mtu.c and
+# It builds the probe (tests/mtu_restore_test.c with src/mtu*.c and
 # src/netif.c) with $CC, or runs MTU_PROBE when that is set.  It checks:
 #  1. SIGINT, SIGTERM and SIGHUP after a random 1-300 ms (every fourth
 #     run 0.05-1 ms, so that some signals land before the change and most
@@ -75,9 +75,9 @@ trap 'cleanup; exit 143' TERM
 PROBE=${MTU_PROBE:-$TMP/mtu_restore_test}
 if [ -z "${MTU_PROBE:-}" ]; then
 	# shellcheck disable=SC2086
-	if ! "$CC" -std=gnu11 -D_GNU_SOURCE -I"$TOP/src" -Wall -Wextra \
-	    -Werror $PROBE_CFLAGS -o "$PROBE" "$HERE/mtu_restore_test.c" \
-	    "$TOP/src/mtu.c" "$TOP/src/netif.c"; then
+	if ! "$CC" -std=gnu11 -D_GNU_SOURCE -I"$TOP/include" -I"$TOP/src" \
+	    -Wall -Wextra -Werror $PROBE_CFLAGS -o "$PROBE" \
+	    "$HERE/mtu_restore_test.c" "$TOP"/src/mtu*.c "$TOP/src/netif.c"; then
 		fail "build the probe with $CC"
 		echo "$pass passed, $failed failed"
 		exit 1

@@ -1,5 +1,6 @@
 /*
- * test_diag.c: diag.c, finding by finding, on results filled by hand.
+ * test_diag.c: the diagnosis (src/diag*.c), finding by finding, on results
+ * filled by hand.
  *
  * The two seed stories come first: Bill Fink's GMAC and SUNGEM runs on the
  * same 867 MHz G4s (linuxppc-dev, November 2001), with the /proc/interrupts

@@ -7,11 +7,6 @@
  * the note that says why an interface has none.
  */
 
-#include <sys/socket.h>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -571,24 +566,6 @@ test_real_interfaces(void **state)
 	}
 }
 
-static void
-test_ifname_for_addr(void **state)
-{
-	struct sockaddr_in	sin;
-	char			name[GB_IFNAME_LEN];
-
-	(void)state;
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(hoststat_ifname_for_addr((struct sockaddr *)&sin,
-	    name, sizeof(name)), 0);
-	assert_string_equal(name, "lo");
-	assert_int_equal(inet_pton(AF_INET, "198.18.0.77", &sin.sin_addr), 1);
-	assert_int_equal(hoststat_ifname_for_addr((struct sockaddr *)&sin,
-	    name, sizeof(name)), -1);
-}
-
 int
 main(void)
 {
@@ -608,7 +585,6 @@ main(void)
 		cmocka_unit_test(test_null_arguments),
 		cmocka_unit_test(test_real_lo),
 		cmocka_unit_test(test_real_interfaces),
-		cmocka_unit_test(test_ifname_for_addr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@
 #ifndef GB_HOSTSTAT_H
 #define GB_HOSTSTAT_H
 
-#include <sys/socket.h>
+#include <stddef.h>
 
 #include "base/result.h"
 
@@ -40,12 +40,5 @@ void		 hoststat_diff(const struct hoststat *before,
 		    const struct hoststat *after, int data_tx,
 		    struct gb_host_cpu *, struct gb_iface_figures *,
 		    struct gb_proc_cpu *, double *wall_s);
-
-/*
- * Name of the interface that holds a local address (from getsockname() of
- * a connected socket); "lo" for loopback.  Returns -1 when none matches.
- */
-int		 hoststat_ifname_for_addr(const struct sockaddr *,
-		    char *ifname, size_t len);
 
 #endif /* GB_HOSTSTAT_H */

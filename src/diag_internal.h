@@ -1,0 +1,42 @@
+/*
+ * diag_internal.h: internal to the diagnosis (base/diag.h), shared by its
+ * files: diag.c (the run, the figures every finding reads, CPU,
+ * retransmits, goodput, the renderers), diag_window.c (the TCP window
+ * against the path) and diag_irq.c (interrupts: coalescing, shared and
+ * legacy lines).  Nothing outside src/diag*.c includes it.
+ */
+#ifndef GB_DIAG_INTERNAL_H
+#define GB_DIAG_INTERNAL_H
+
+#include "base/result.h"
+
+#define DIAG_TOKLEN		64	/* a number with its unit, a clause */
+
+/* Append a finding; findings past GB_MAX_FINDINGS are dropped. */
+void	 diag_add(struct gb_result *, const char *code, const char *side,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The streams of the test, at least 1. */
+int	 diag_streams(const struct gb_result *);
+/* The delivered rate: the receiver's, or the sender's; 0 when unknown. */
+double	 diag_rate_mbps(const struct gb_result *);
+/* --link-rate, else the slower known interface speed; 0 when unknown. */
+double	 diag_link_mbps(const struct gb_result *);
+/*
+ * The MTU the data frames were cut to: the sender's, else the receiver's,
+ * else 1500 with *assumed set.
+ */
+unsigned diag_mtu(const struct gb_result *, int *assumed);
+
+/* diag_window.c */
+void	 diag_window_limited(struct gb_result *);
+void	 diag_window_size(struct gb_result *);
+
+/* diag_irq.c: side is "sender" or "receiver" */
+void	 diag_coalescing(struct gb_result *, const struct gb_side *,
+	    const char *side, int data_tx);
+void	 diag_irq_shared(struct gb_result *, const struct gb_side *,
+	    const char *side);
+void	 diag_irq_legacy(struct gb_result *, const struct gb_side *,
+	    const char *side);
+
+#endif /* GB_DIAG_INTERNAL_H */
