@@ -33,11 +33,19 @@
 /* A pipe of 16 pages is the default; larger ones move more per call. */
 #define RX_PIPE_BYTES	(1024 * 1024)
 
-/* One path: its set-up and its loop. */
+/* One path: its set-up, its loop, and what tells the sender it ended. */
 struct receiver_path {
 	int	(*open)(struct stream_io *, char *err, size_t errlen);
 	int	(*recv)(struct stream_io *);
+	void	(*end)(struct stream_io *);
 };
+
+/* The FIN that ends the sender's wait. */
+static void
+shut_write(struct stream_io *io)
+{
+	shutdown(io->fd, SHUT_WR);
+}
 
 /*
  * recv() and recv(MSG_TRUNC) wait for a whole buffer (not --splice: a
@@ -219,9 +227,9 @@ splice_loop(struct stream_io *io)
 }
 
 static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
-	[GB_PATH_RECV] =		{ buf_open, recv_copy },
-	[GB_PATH_SKIP_RX_COPY] =	{ buf_open, recv_trunc },
-	[GB_PATH_SPLICE] =		{ splice_open, splice_loop },
+	[GB_PATH_RECV] =		{ buf_open, recv_copy, shut_write },
+	[GB_PATH_SKIP_RX_COPY] =	{ buf_open, recv_trunc, shut_write },
+	[GB_PATH_SPLICE] =		{ splice_open, splice_loop, shut_write },
 };
 
 int
@@ -247,5 +255,5 @@ receiver_run(struct stream_io *io)
 void
 receiver_end(struct stream_io *io)
 {
-	shutdown(io->fd, SHUT_WR);
+	receiver_paths[io->path].end(io);
 }

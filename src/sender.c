@@ -47,12 +47,32 @@
 /* zc_wait's slot for "any completion". */
 #define ZC_ANY_SLOT	GB_ZC_RING_MAX
 
-/* One path: its set-up, its loop, and what follows the FIN (or NULL). */
+/*
+ * One path: its set-up, its loop, and the end of a stream that was not
+ * aborted (0, or -1 with errno and io->what).
+ */
 struct sender_path {
 	int	(*open)(struct stream_io *, char *err, size_t errlen);
 	int	(*send)(struct stream_io *, atomic_int *stop, uint64_t nbuf);
-	void	(*drain)(struct stream_io *);
+	int	(*finish)(struct stream_io *);
 };
+
+/* Wait for the receiver's FIN: the last byte has arrived. */
+static int
+fin_wait(struct stream_io *io)
+{
+	ssize_t n;
+	char c;
+
+	shutdown(io->fd, SHUT_WR);
+	while ((n = recv(io->fd, &c, 1, 0)) != 0) {
+		if (n == -1 && errno != EINTR) {
+			io->what = "waiting for the receiver to finish";
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static int
 plain_open(struct stream_io *io, char *err, size_t errlen)
@@ -277,12 +297,15 @@ zc_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 	return 0;
 }
 
-static void
-zc_drain(struct stream_io *io)
+/* The FIN, then the completions still queued. */
+static int
+zc_finish(struct stream_io *io)
 {
 	struct timespec ms10 = { 0, 10 * 1000 * 1000 };
 	int i;
 
+	if (fin_wait(io) == -1)
+		return -1;
 	/*
 	 * Every byte is acknowledged by now, but the last notifications may
 	 * still be on their way to the queue.  poll() would not wait: a
@@ -291,9 +314,10 @@ zc_drain(struct stream_io *io)
 	for (i = 0; i < 100; i++) {
 		if (zc_reap(io) == -1 ||
 		    io->tx.zc_completions >= io->tx.zc_sends)
-			return;
+			break;
 		nanosleep(&ms10, NULL);
 	}
+	return 0;
 }
 
 /* One buffer of the fill byte in a memfd: its page cache pages are sent. */
@@ -391,9 +415,9 @@ sendfile_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 }
 
 static const struct sender_path sender_paths[GB_PATH_COUNT] = {
-	[GB_PATH_SEND] =	{ plain_open, plain_send, NULL },
-	[GB_PATH_ZEROCOPY] =	{ zc_open, zc_send, zc_drain },
-	[GB_PATH_SENDFILE] =	{ sendfile_open, sendfile_send, NULL },
+	[GB_PATH_SEND] =	{ plain_open, plain_send, fin_wait },
+	[GB_PATH_ZEROCOPY] =	{ zc_open, zc_send, zc_finish },
+	[GB_PATH_SENDFILE] =	{ sendfile_open, sendfile_send, fin_wait },
 };
 
 int
@@ -414,22 +438,10 @@ int
 sender_run(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 {
 	const struct sender_path *p = &sender_paths[io->path];
-	ssize_t n;
-	char c;
 
 	if (p->send(io, stop, nbuf) == -1)
 		return -1;
 	if (atomic_load(stop) == STREAM_STOP_ABORT)
 		return 0;
-	/* Wait for the receiver's FIN: the last byte has arrived. */
-	shutdown(io->fd, SHUT_WR);
-	while ((n = recv(io->fd, &c, 1, 0)) != 0) {
-		if (n == -1 && errno != EINTR) {
-			io->what = "waiting for the receiver to finish";
-			return -1;
-		}
-	}
-	if (p->drain != NULL)
-		p->drain(io);
-	return 0;
+	return p->finish(io);
 }
