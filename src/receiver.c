@@ -9,7 +9,7 @@
  * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
  * whole-buffer read from outwaiting a silent peer, and the end of a
  * stream: the write side shut down once the sender's FIN is read.  It
- * owns the paths' buffer and pipe (data/stream.h releases them) and the
+ * owns the paths' buffer and pipe (stream_io_close releases them) and the
  * table that picks a path's functions, once per stream: a new path is a
  * new row, not a change to the stream engine.  It must not read a clock
  * or allocate inside a loop (xfer.c's timers own time), nor touch the

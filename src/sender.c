@@ -8,7 +8,7 @@
  *
  * and the end of a stream: the write side shut down after the last
  * buffer, the wait for the receiver's FIN, -Z's last completions.  It
- * owns the paths' buffers and the memfd (data/stream.h releases them)
+ * owns the paths' buffers and the memfd (stream_io_close releases them)
  * and the table that picks a path's functions, once per stream: a new
  * path is a new row, not a change to the stream engine.  It must not
  * read a clock or allocate inside a loop (xfer.c's timers own time),
