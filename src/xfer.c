@@ -1,12 +1,19 @@
 /*
- * xfer.c: the data path.  Each stream has its own thread moving
+ * xfer.c: the stream engine.  Each stream has its own thread moving
  * params->buflen bytes per call over a raw blocking socket, by the path
- * the parameters ask for (xfer_modes.c: send, MSG_ZEROCOPY, sendfile;
- * recv, MSG_TRUNC, splice); the hot loop reads no clock and allocates
- * nothing: time is the event loop's business (a duration timer sets the
- * stop flag), and byte counts are relaxed atomics that the interval timer
- * samples.  With -A, each thread pins itself to the next CPU of the list
- * before its first byte (xfer_mode_pin), and reads back where it ran.
+ * the parameters ask for: sender.c's (send, MSG_ZEROCOPY, sendfile) or
+ * receiver.c's (recv, MSG_TRUNC, splice), which own the loops.  It owns
+ * the threads, the timers (duration, -i intervals, deadline), the
+ * interval samples, the stop flag and the streams' errors; the
+ * measurement around the transfer (host and interface samples, context,
+ * capture, read-backs, knob warnings) is xfer_measure.c's.  It must not
+ * know a path: a new one is a row in sender.c's or receiver.c's table.
+ *
+ * The loops read no clock and allocate nothing: time is the event loop's
+ * business (a duration timer sets the stop flag), and byte counts are
+ * relaxed atomics that the interval timer samples.  With -A, each thread
+ * pins itself to the next CPU of the list before its first byte
+ * (stream_io_pin), and reads back where it ran.
  *
  * End of a stream: the sender shuts down its write side after the last
  * buffer and waits for the receiver's FIN, so its clock covers delivery,
@@ -29,25 +36,24 @@
 
 #include <event2/event.h>
 
-#include "host/capture.h"
-#include "host/context.h"
-#include "host/netif.h"
-#include "base/cpulist.h"
+#include "base/bounds.h"
 #include "base/datapath.h"
 #include "base/knobs.h"
-#include "base/bounds.h"
 #include "host/sock.h"
 #include "host/tcpinfo.h"
+#include "data/receiver.h"
+#include "data/sender.h"
+#include "data/stream.h"
 #include "data/xfer.h"
-#include "data/xfer_modes.h"
+#include "xfer_measure.h"
 
 struct stream {
 	struct xfer		*x;
 	int			 fd;
 	pthread_t		 tid;
 	int			 started;
-	int			 opened;	/* m needs xfer_mode_close */
-	struct xfer_mode	 m;
+	int			 opened;	/* io needs stream_io_close */
+	struct stream_io	 io;
 	struct timespec		 end;
 	struct tcpinfo_sample	 ti;
 	char			 error[200];
@@ -63,7 +69,7 @@ struct xfer {
 	void			*arg;
 	struct stream		*s;
 	unsigned		 n;
-	atomic_int		 stop;
+	atomic_int		 stop;		/* enum stream_stop */
 	atomic_uint		 finished;
 	uint32_t		 silent_ms;
 	uint64_t		 deadline_ms;	/* 0: duration + 3 silent */
@@ -77,20 +83,7 @@ struct xfer {
 	struct event		*deadline_ev;	/* receiver's upper bound */
 	struct timespec		 start;
 	struct timespec		 end;
-	const struct hoststat_roots *roots;
-	char			 ifname[GB_IFNAME_LEN];
-	struct hoststat		*before;
-	struct hoststat		*after;
-	struct gb_sockbuf	 sndbuf, rcvbuf;
-	int			 tos;		/* read back, -1 unknown */
-	int			 has_fq_rate;
-	uint64_t		 fq_rate;
-	unsigned		 cpus[GB_MAX_STREAMS];	/* -A, in order */
-	size_t			 ncpus;		/* in the whole list */
-	struct gb_context	 context;
-	struct capture		*capture;
-	struct gb_capture	 cap;
-	char			 capture_err[GB_ERR_LEN];
+	struct xfer_measure	 ms;		/* around the transfer */
 	uint64_t		 iv_bytes;
 	double			 iv_start_s;
 	unsigned		 niv;
@@ -109,13 +102,13 @@ stream_error(struct stream *s, const char *what, int errnum)
 {
 	const struct xfer *x = s->x;
 
-	if (s->error[0] != '\0' || atomic_load(&x->stop) == 2)
+	if (s->error[0] != '\0' || atomic_load(&x->stop) == STREAM_STOP_ABORT)
 		return;
-	if (s->m.over == 1)
+	if (s->io.over == STREAM_OVER_CAP)
 		snprintf(s->error, sizeof(s->error), "more than the test "
 		    "asked for arrived (-n buffers and one more: %" PRIu64
 		    " bytes): cut off", x->stream_cap);
-	else if (s->m.over == 2)
+	else if (s->io.over == STREAM_OVER_TOTAL)
 		snprintf(s->error, sizeof(s->error), "the test moved more "
 		    "than the listener allows (its --max-bytes and a buffer "
 		    "a stream: %" PRIu64 " bytes): cut off", x->total_cap);
@@ -125,38 +118,6 @@ stream_error(struct stream *s, const char *what, int errnum)
 	else
 		snprintf(s->error, sizeof(s->error), "%s: %s", what,
 		    strerror(errnum));
-}
-
-static void
-stream_send(struct stream *s)
-{
-	struct xfer *x = s->x;
-	ssize_t n;
-	char c;
-
-	if (xfer_mode_send(&s->m, &x->stop, x->p.nbuf) == -1) {
-		stream_error(s, s->m.what, errno);
-		return;
-	}
-	if (atomic_load(&x->stop) == 2)
-		return;
-	/* Wait for the receiver's FIN: the last byte has arrived. */
-	shutdown(s->fd, SHUT_WR);
-	while ((n = recv(s->fd, &c, 1, 0)) != 0) {
-		if (n == -1 && errno != EINTR) {
-			stream_error(s, "waiting for the receiver to finish",
-			    errno);
-			return;
-		}
-	}
-	xfer_mode_drain(&s->m);
-}
-
-static void
-stream_recv(struct stream *s)
-{
-	if (xfer_mode_recv(&s->m) == -1)
-		stream_error(s, s->m.what, errno);
 }
 
 /*
@@ -169,7 +130,7 @@ streams_stop(struct xfer *x)
 {
 	unsigned i;
 
-	atomic_store(&x->stop, 2);
+	atomic_store(&x->stop, STREAM_STOP_ABORT);
 	for (i = 0; i < x->n; i++)
 		shutdown(x->s[i].fd, SHUT_RDWR);
 }
@@ -179,19 +140,22 @@ stream_main(void *arg)
 {
 	struct stream *s = arg;
 	struct xfer *x = s->x;
+	int rc;
 
-	xfer_mode_pin(&s->m);
+	stream_io_pin(&s->io);
 	if (x->is_tx)
-		stream_send(s);
+		rc = sender_run(&s->io, &x->stop, x->p.nbuf);
 	else
-		stream_recv(s);
+		rc = receiver_run(&s->io);
+	if (rc == -1)
+		stream_error(s, s->io.what, errno);
 	if (s->error[0] != '\0')
 		streams_stop(x);
 	clock_gettime(CLOCK_MONOTONIC, &s->end);
-	s->m.cpu = sched_getcpu();
+	s->io.cpu = sched_getcpu();
 	tcpinfo_read(s->fd, &s->ti);
 	if (!x->is_tx)
-		shutdown(s->fd, SHUT_WR);	/* tell the sender we are done */
+		receiver_end(&s->io);	/* tell the sender we are done */
 	atomic_fetch_add(&x->finished, 1);
 	event_active(x->done_ev, EV_READ, 0);
 	return NULL;
@@ -212,7 +176,7 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	double t = ts_diff(&x->start, now);
 
 	for (i = 0; i < x->n; i++)
-		total += atomic_load_explicit(&x->s[i].m.bytes,
+		total += atomic_load_explicit(&x->s[i].io.bytes,
 		    memory_order_relaxed);
 	if (t - x->iv_start_s < 0.001 || x->niv >= GB_MAX_INTERVALS) {
 		if (final && x->niv > 0) {
@@ -251,7 +215,7 @@ on_stop(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	atomic_store(&x->stop, 1);
+	atomic_store(&x->stop, STREAM_STOP_DURATION);
 }
 
 static void
@@ -271,7 +235,6 @@ static void
 on_done(evutil_socket_t fd, short what, void *arg)
 {
 	struct xfer *x = arg;
-	char err[GB_ERR_LEN];
 	unsigned i;
 
 	(void)fd;
@@ -283,11 +246,7 @@ on_done(evutil_socket_t fd, short what, void *arg)
 	for (i = 1; i < x->n; i++)
 		if (ts_diff(&x->end, &x->s[i].end) > 0)
 			x->end = x->s[i].end;
-	x->after = hoststat_take(x->roots, x->ifname, err, sizeof(err));
-	if (x->capture != NULL) {
-		capture_stop(x->capture, &x->cap);
-		x->capture = NULL;
-	}
+	xfer_measure_after(&x->ms);
 	event_del(x->stop_ev);
 	event_del(x->deadline_ev);
 	if (x->iv_ev != NULL) {
@@ -349,13 +308,13 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		fds[i] = -1;
 		sock_set_timeouts(s->fd, (int)x->silent_ms);
 		s->opened = 1;
-		if (xfer_mode_open(&s->m, s->fd, path, x->p.buflen,
-		    (int)x->silent_ms, err, errlen) == -1)
+		if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,
+		    path, x->p.buflen, (int)x->silent_ms, err, errlen) == -1)
 			return -1;
-		s->m.cap = x->stream_cap;
-		s->m.total = x->total_cap != 0 ? &x->total : NULL;
-		s->m.total_cap = x->total_cap;
-		s->m.pin_cpu = x->ncpus > 0 ? (int)x->cpus[i % x->ncpus] : -1;
+		s->io.cap = x->stream_cap;
+		s->io.total = x->total_cap != 0 ? &x->total : NULL;
+		s->io.total_cap = x->total_cap;
+		s->io.pin_cpu = xfer_measure_cpu(&x->ms, i);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
 	for (i = 0; i < x->n; i++) {
@@ -370,30 +329,10 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 	return 0;
 }
 
-/* A capture that cannot start is a warning, not a failed test. */
-static void
-xfer_capture_start(struct xfer *x, int fd, uint16_t port)
-{
-	struct sockaddr_storage local, peer;
-	socklen_t llen = sizeof(local), plen = sizeof(peer);
-
-	if (getsockname(fd, (struct sockaddr *)&local, &llen) == -1 ||
-	    getpeername(fd, (struct sockaddr *)&peer, &plen) == -1) {
-		snprintf(x->capture_err, sizeof(x->capture_err),
-		    "cannot read the data connection's addresses");
-		return;
-	}
-	x->capture = capture_start(x->ifname, (struct sockaddr *)&local,
-	    (struct sockaddr *)&peer, port, x->capture_err,
-	    sizeof(x->capture_err));
-}
-
 struct xfer *
 xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
     size_t errlen)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
 	struct xfer *x;
 
 	if ((x = calloc(1, sizeof(*x))) == NULL ||
@@ -413,26 +352,9 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 	x->deadline_ms = c->deadline_ms;
 	x->stream_cap = c->stream_cap;
 	x->total_cap = c->total_cap;
-	x->roots = c->roots;
-	if (c->ifname != NULL)
-		snprintf(x->ifname, sizeof(x->ifname), "%s", c->ifname);
-	else if (getsockname(c->fds[0], (struct sockaddr *)&ss, &len) == 0)
-		netif_name_for_addr((struct sockaddr *)&ss, x->ifname,
-		    sizeof(x->ifname));
-	sock_bufs(c->fds[0], &x->p, x->is_tx, &x->sndbuf, &x->rcvbuf);
-	x->tos = sock_tos(c->fds[0]);
-	x->has_fq_rate = sock_fq_rate(c->fds[0], &x->fq_rate);
-	/* proto.c checked the list; an error here cannot happen. */
-	if (x->p.affinity[0] != '\0' && cpulist_parse(x->p.affinity, x->cpus,
-	    GB_MAX_STREAMS, &x->ncpus, err, errlen) == -1)
-		goto fail;
-	context_read(x->roots, x->ifname, c->fds[0], &x->context, err, errlen);
-	if (x->p.capture)
-		xfer_capture_start(x, c->fds[0], c->port);
-	if (xfer_events(x, err, errlen) == -1)
-		goto fail;
-	x->before = hoststat_take(x->roots, x->ifname, err, errlen);
-	if (x->before == NULL)
+	if (xfer_measure_open(&x->ms, c, &x->p, err, errlen) == -1 ||
+	    xfer_events(x, err, errlen) == -1 ||
+	    xfer_measure_before(&x->ms, err, errlen) == -1)
 		goto fail;
 	if (xfer_streams(x, c->fds, err, errlen) == -1) {
 		xfer_abort(x, "set-up failed");
@@ -469,69 +391,38 @@ xfer_abort(struct xfer *x, const char *why)
 
 	if (x->abort_why[0] == '\0')
 		snprintf(x->abort_why, sizeof(x->abort_why), "%s", why);
-	atomic_store(&x->stop, 2);
+	atomic_store(&x->stop, STREAM_STOP_ABORT);
 	for (i = 0; i < x->n; i++)
 		if (x->s[i].x != NULL)	/* handed over by xfer_streams */
 			shutdown(x->s[i].fd, SHUT_RDWR);
 }
 
 /*
- * Interrupts per TCP data segment next to per interface packet: with
- * GSO/GRO one interface "packet" may carry many segments, so the two
- * ratios differ by the offload batching.
- */
-static void
-xfer_per_segment(struct gb_side *side, int is_tx)
-{
-	struct gb_iface_figures *f = &side->iface;
-	uint64_t segs = is_tx ? side->tcp.data_segs_out :
-	    side->tcp.data_segs_in;
-
-	if (f->has_interrupts && side->tcp.has && segs > 0) {
-		f->has_irq_per_segment = 1;
-		f->irq_per_segment = (double)f->interrupts / (double)segs;
-	}
-}
-
-/*
  * Each stream's figures, and the side's path: the one every stream used,
- * or the plain one when some fell back (a warning says why).
+ * or the plain one when some fell back; a warning says why, and one
+ * which streams -A could not pin.
  */
 static void
 xfer_streams_figures(struct xfer *x, struct gb_side *side)
 {
-	unsigned i;
+	const struct stream_io *io;
+	unsigned i, fell = 0, unpinned = 0;
 	int plain = x->is_tx ? GB_PATH_SEND : GB_PATH_RECV;
 
-	side->data_path = x->n > 0 ? x->s[0].m.path : plain;
+	side->data_path = x->n > 0 ? x->s[0].io.path : plain;
 	side->nstreams = x->n;
+	side->rcvlowat = x->n > 0 ? x->s[0].io.rx.lowat : 0;
 	for (i = 0; i < x->n; i++) {
-		xfer_mode_figures(&x->s[i].m, &side->streams[i],
-		    &side->zerocopy);
+		io = &x->s[i].io;
+		stream_io_figures(io, &side->streams[i], &side->zerocopy);
 		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
-		if (x->s[i].m.path != side->data_path)
+		if (io->path != side->data_path)
 			side->data_path = plain;
-	}
-}
-
-/* What did not take: notes of the paths, pinning, the TOS byte. */
-static void
-xfer_knobs(struct xfer *x, struct gb_side *side)
-{
-	const struct stream *s;
-	unsigned i, fell = 0, unpinned = 0;
-
-	side->tos = x->tos;
-	side->rcvlowat = x->n > 0 ? x->s[0].m.lowat : 0;
-	side->has_fq_rate = x->has_fq_rate;
-	side->fq_rate = x->fq_rate;
-	for (i = 0; i < x->n; i++) {
-		s = &x->s[i];
-		if (s->m.note[0] != '\0' && fell++ == 0)
-			knobs_warn(side, "stream %u: %s", i, s->m.note);
-		if (s->m.pin_err != 0 && unpinned++ == 0)
+		if (io->note[0] != '\0' && fell++ == 0)
+			knobs_warn(side, "stream %u: %s", i, io->note);
+		if (io->pin_err != 0 && unpinned++ == 0)
 			knobs_warn(side, "-A: cannot pin stream %u to cpu "
-			    "%d: %s", i, s->m.pin_cpu, strerror(s->m.pin_err));
+			    "%d: %s", i, io->pin_cpu, strerror(io->pin_err));
 	}
 	if (fell > 1)
 		knobs_warn(side, "%u streams in all fell back to %s", fell,
@@ -539,11 +430,6 @@ xfer_knobs(struct xfer *x, struct gb_side *side)
 	if (unpinned > 1)
 		knobs_warn(side, "-A: %u streams in all are not pinned",
 		    unpinned);
-	/* TCP keeps the two ECN bits of the byte to itself. */
-	if (x->p.tos != 0 && x->tos >= 0 && (uint32_t)x->tos != x->p.tos)
-		knobs_warn(side, "IP_TOS: asked 0x%02x, the socket has 0x%02x"
-		    "%s", x->p.tos, (unsigned)x->tos, (x->p.tos & 3) != 0 ?
-		    " (TCP sets the two ECN bits itself)" : "");
 }
 
 int
@@ -552,7 +438,6 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 {
 	struct tcpinfo_sample *ti;
 	unsigned i;
-	double wall;
 
 	memset(side, 0, sizeof(*side));
 	if (x->abort_why[0] != '\0') {
@@ -572,28 +457,17 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 	}
 	side->has = 1;
 	for (i = 0; i < x->n; i++) {
-		side->bytes += atomic_load(&x->s[i].m.bytes);
-		side->calls += x->s[i].m.calls;
+		side->bytes += atomic_load(&x->s[i].io.bytes);
+		side->calls += x->s[i].io.calls;
 		ti[i] = x->s[i].ti;
 	}
 	side->seconds = ts_diff(&x->start, &x->end);
 	side->mbps = result_mbps(side->bytes, side->seconds);
 	tcpinfo_sum(ti, x->n, &side->tcp);
 	free(ti);
-	side->sndbuf = x->sndbuf;
-	side->rcvbuf = x->rcvbuf;
-	side->context = x->context;
-	side->capture = x->cap;
-	if (x->before != NULL && x->after != NULL)
-		hoststat_diff(x->before, x->after, x->is_tx, &side->host_cpu,
-		    &side->iface, &side->cpu, &wall);
-	xfer_per_segment(side, x->is_tx);
-	knobs_check(&x->p, x->is_tx, side);
+	xfer_measure_side(&x->ms, side);
 	xfer_streams_figures(x, side);
-	xfer_knobs(x, side);
-	if (x->capture_err[0] != '\0')
-		knobs_warn(side, "%s%s", strncmp(x->capture_err, "--capture",
-		    9) == 0 ? "" : "--capture: ", x->capture_err);
+	xfer_measure_warn(&x->ms, side);
 	if (r != NULL && x->iv != NULL) {
 		r->nintervals = x->niv;
 		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));
@@ -612,7 +486,7 @@ xfer_free(struct xfer *x)
 		if (x->s[i].started)
 			pthread_join(x->s[i].tid, NULL);
 		if (x->s[i].opened)
-			xfer_mode_close(&x->s[i].m);
+			stream_io_close(&x->s[i].io);
 		if (x->s[i].x != NULL && x->s[i].fd >= 0)
 			close(x->s[i].fd);
 	}
@@ -624,10 +498,7 @@ xfer_free(struct xfer *x)
 		event_free(x->deadline_ev);
 	if (x->iv_ev != NULL)
 		event_free(x->iv_ev);
-	if (x->capture != NULL)
-		capture_stop(x->capture, &x->cap);
-	hoststat_free(x->before);
-	hoststat_free(x->after);
+	xfer_measure_free(&x->ms);
 	free(x->iv);
 	free(x->s);
 	free(x);

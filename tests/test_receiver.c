@@ -1,5 +1,5 @@
 /*
- * test_xfer_modes.c: the receive loop of xfer_modes.c against a peer
+ * test_receiver.c: the receive loops of receiver.c against a peer
  * that falls silent, over a real TCP connection on 127.0.0.1 (loopback
  * only).  With SO_RCVLOWAT a read waits for a whole buffer; these check
  * that the silent-peer timeout still holds from the peer's last data:
@@ -35,7 +35,8 @@
 #include "base/monotime.h"
 #include "base/params.h"
 #include "host/sock.h"
-#include "data/xfer_modes.h"
+#include "data/receiver.h"
+#include "data/stream.h"
 
 #define SILENT_MS	1000
 #define LEN		(256 * 1024)
@@ -120,7 +121,7 @@ writer_run(void *arg)
 }
 
 /*
- * Receive on fds[1] with the path until xfer_mode_recv returns, while a
+ * Receive on fds[1] with the path until receiver_run returns, while a
  * thread plays w on fds[0].  Returns the loop's return value; *errnum,
  * *ms_after_last (from the writer's last chunk to the return) and
  * *bytes are what it did.
@@ -129,7 +130,7 @@ static int
 run(int path, struct writer *w, int *errnum, int64_t *ms_after_last,
     uint64_t *bytes)
 {
-	struct xfer_mode m;
+	struct stream_io io;
 	char err[256];
 	static char buf[LEN];
 	pthread_t tid;
@@ -144,23 +145,23 @@ run(int path, struct writer *w, int *errnum, int64_t *ms_after_last,
 	for (left = w->warm; left > 0; left -= (size_t)n)
 		assert_true((n = recv(fds[1], buf, left < LEN ? left : LEN,
 		    0)) > 0);
-	memset(&m, 0, sizeof(m));
-	assert_int_equal(xfer_mode_open(&m, fds[1], path, LEN, SILENT_MS,
+	memset(&io, 0, sizeof(io));
+	assert_int_equal(receiver_open(&io, fds[1], path, LEN, SILENT_MS,
 	    err, sizeof(err)), 0);
-	assert_int_equal(m.lowat, LEN);
-	assert_int_equal(m.slice_ms, SILENT_MS / 2);
+	assert_int_equal(io.rx.lowat, LEN);
+	assert_int_equal(io.rx.slice_ms, SILENT_MS / 2);
 	if (w->pre > 0) {
 		assert_int_equal(send(fds[0], buf, w->pre, 0), (ssize_t)w->pre);
 		sleep_ms(50);	/* queued before the first read */
 	}
 	atomic_store(&w->last_ms, monotime_ms());
 	atomic_store(&w->go, 1);
-	rc = xfer_mode_recv(&m);
+	rc = receiver_run(&io);
 	*errnum = errno;
 	*ms_after_last = monotime_ms() - atomic_load(&w->last_ms);
-	*bytes = atomic_load(&m.bytes);
+	*bytes = atomic_load(&io.bytes);
 	assert_int_equal(pthread_join(tid, NULL), 0);
-	xfer_mode_close(&m);
+	stream_io_close(&io);
 	close(fds[0]);
 	close(fds[1]);
 	return rc;

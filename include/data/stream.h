@@ -1,0 +1,130 @@
+/*
+ * stream.h: what the two directions of one data stream share: the
+ * per-stream state (struct stream_io: its socket, its buffer, what it
+ * moved and the caps on that, its CPU), the values of the stop flag that
+ * every loop reads, and the byte senders fill their buffers with.  The
+ * send paths are sender.c's, the receive paths receiver.c's; each opens
+ * a struct stream_io before the stream's thread starts, and
+ * stream_io_close releases it after the thread is joined.
+ *
+ * Nothing here reads a clock, allocates inside a loop or knows the
+ * event loop: it runs on the stream's thread.  stream_io_count is inline
+ * because every loop calls it once for each call that moved data.
+ */
+#ifndef GB_STREAM_H
+#define GB_STREAM_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/params.h"
+#include "base/result.h"
+
+/*
+ * Every sender fills its buffer (or memfd) with this byte, and the
+ * receiver of --skip-rx-copy receives into zeros: finding this byte in
+ * its buffer afterwards means the kernel copied despite MSG_TRUNC.  A
+ * contract between the two ends: change both or neither.
+ */
+#define STREAM_FILL_BYTE	'g'
+
+/* The stop flag (an atomic_int of the test) the loops read. */
+enum stream_stop {
+	STREAM_RUNNING = 0,
+	STREAM_STOP_DURATION,	/* -T is over: senders end cleanly */
+	STREAM_STOP_ABORT,	/* a stream failed or the test was aborted */
+};
+
+/* Which cap a stream passed (stream_io.over). */
+enum stream_over {
+	STREAM_UNDER_CAPS = 0,
+	STREAM_OVER_CAP,	/* this stream's bytes past cap */
+	STREAM_OVER_TOTAL,	/* all streams' bytes past total_cap */
+};
+
+/* sender.c's part: -Z's ring, --sendfile's memfd. */
+struct stream_tx {
+	/* -Z: slot i holds the id of the send that still uses it. */
+	unsigned	 nring;
+	uint32_t	 zc_id[GB_ZC_RING_MAX];
+	unsigned char	 zc_busy[GB_ZC_RING_MAX];
+	uint64_t	 zc_sends, zc_completions, zc_copied;
+	int		 memfd;		/* --sendfile */
+};
+
+/* receiver.c's part: SO_RCVLOWAT's timeout slices, --splice's pipe. */
+struct stream_rx {
+	uint32_t	 lowat;		/* SO_RCVLOWAT read back, 0: not set */
+	int		 slice_ms;	/* with lowat: one read's SO_RCVTIMEO */
+	int		 short_timeo;	/* SO_RCVTIMEO is below slice_ms */
+	int		 pipe[2];	/* --splice */
+	int		 devnull;
+};
+
+struct stream_io {
+	int		 fd;		/* the data socket, not owned */
+	int		 path;		/* enum gb_path really in use */
+	size_t		 len;		/* bytes per call (-l) */
+	_Atomic uint64_t bytes;		/* sampled by the interval timer */
+	uint64_t	 calls;		/* calls that moved data */
+	char		*buf;		/* len bytes; -Z: nring buffers */
+	size_t		 buflen;	/* bytes allocated at buf */
+	int		 silent_ms;	/* a wait on a silent peer ends */
+	/* Caps (xfer_config), set before the thread starts. */
+	uint64_t	 cap;		/* this stream's bytes, 0: none */
+	_Atomic uint64_t *total;	/* all streams' bytes, or NULL */
+	uint64_t	 total_cap;
+	int		 over;		/* enum stream_over */
+	int		 pin_cpu;	/* -A: its CPU, -1 none */
+	int		 pin_err;	/* pthread_setaffinity_np's error */
+	int		 pinned;	/* read back: its one CPU, -1 */
+	int		 cpu;		/* sched_getcpu() as it ended, -1 */
+	struct stream_tx tx;
+	struct stream_rx rx;
+	const char	*what;		/* the call that failed */
+	char		 note[128];	/* why the path is not the one asked */
+};
+
+/* For sender_open and receiver_open: the fields, no resource yet. */
+void	stream_io_init(struct stream_io *, int fd, int path, size_t len,
+	    int silent_ms);
+/* size bytes of page-aligned buffer at io->buf, every byte fill. */
+int	stream_io_buf(struct stream_io *, size_t size, int fill, char *err,
+	    size_t errlen);
+void	stream_io_close(struct stream_io *);
+/* On the stream's thread, first: pin it to pin_cpu, read back pinned. */
+void	stream_io_pin(struct stream_io *);
+/* The stream's figures but seconds; add -Z's counts to z. */
+void	stream_io_figures(const struct stream_io *, struct gb_stream *,
+	    struct gb_zerocopy *z);
+
+/*
+ * Count what moved; -1 when it passes a cap.  The caps cost one branch a
+ * call when none is set, and the shared total is touched only with
+ * --max-bytes.
+ */
+static inline int
+stream_io_count(struct stream_io *io, ssize_t n)
+{
+	uint64_t b;
+
+	b = atomic_fetch_add_explicit(&io->bytes, (uint64_t)n,
+	    memory_order_relaxed) + (uint64_t)n;
+	io->calls++;
+	if (io->cap == 0 && io->total == NULL)
+		return 0;
+	if (io->cap != 0 && b > io->cap) {
+		io->over = STREAM_OVER_CAP;
+		return -1;
+	}
+	if (io->total != NULL && atomic_fetch_add_explicit(io->total,
+	    (uint64_t)n, memory_order_relaxed) + (uint64_t)n > io->total_cap) {
+		io->over = STREAM_OVER_TOTAL;
+		return -1;
+	}
+	return 0;
+}
+
+#endif /* GB_STREAM_H */

@@ -1,0 +1,259 @@
+/*
+ * receiver.c: every receive path of one stream (enum gb_path), each a
+ * small loop over one system call:
+ *
+ *	recv		recv() into one buffer
+ *	skip_rx_copy	recv(MSG_TRUNC): TCP discards the bytes, copies none
+ *	splice		splice() socket -> pipe, pipe -> /dev/null
+ *
+ * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
+ * whole-buffer read from outwaiting a silent peer, and the end of a
+ * stream: the write side shut down once the sender's FIN is read.  It
+ * owns the paths' buffer and pipe (stream_io_close releases them) and the
+ * table that picks a path's functions, once per stream: a new path is a
+ * new row, not a change to the stream engine.  It must not read a clock
+ * or allocate inside a loop (xfer.c's timers own time), nor touch the
+ * event loop: these run on the stream's thread.
+ */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/datapath.h"
+#include "host/sock.h"
+#include "data/receiver.h"
+#include "data/stream.h"
+
+/* A pipe of 16 pages is the default; larger ones move more per call. */
+#define RX_PIPE_BYTES	(1024 * 1024)
+
+/* One path: its set-up, its loop, and what tells the sender it ended. */
+struct receiver_path {
+	int	(*open)(struct stream_io *, char *err, size_t errlen);
+	int	(*recv)(struct stream_io *);
+	void	(*end)(struct stream_io *);
+};
+
+/* The FIN that ends the sender's wait. */
+static void
+shut_write(struct stream_io *io)
+{
+	shutdown(io->fd, SHUT_WR);
+}
+
+/*
+ * recv() and recv(MSG_TRUNC) wait for a whole buffer (not --splice: a
+ * splice() moves at most a pipe's worth, and waits as a plain read
+ * does).  Received data lands in zeros; skip_rx_copy checks they stay.
+ * Such a read waits half the silent-peer timeout at a time
+ * (short_read says why).
+ */
+static int
+buf_open(struct stream_io *io, char *err, size_t errlen)
+{
+	struct stream_rx *rx = &io->rx;
+
+	if ((rx->lowat = sock_set_rcvlowat(io->fd, (uint32_t)io->len)) != 0) {
+		rx->slice_ms = io->silent_ms > 1 ? io->silent_ms / 2 : 1;
+		if (sock_set_rcvtimeo(io->fd, rx->slice_ms) == -1) {
+			snprintf(err, errlen, "SO_RCVTIMEO: %s",
+			    strerror(errno));
+			return -1;
+		}
+	}
+	return stream_io_buf(io, io->len, 0, err, errlen);
+}
+
+/*
+ * With SO_RCVLOWAT (sock_set_rcvlowat) a blocking read waits for a whole
+ * buffer, and when SO_RCVTIMEO runs out it returns what it has instead
+ * of failing.  What it has can be a whole buffer even when the peer fell
+ * silent during the wait: the bytes it took before the silence and the
+ * ones queued since add up.  Then the next read waits another timeout,
+ * which with the whole silent-peer timeout per read kept a listener busy
+ * for up to twice that after a frozen sender.  So these reads wait half
+ * of it (slice_ms), and a read that comes back short or with nothing
+ * (EAGAIN) asks TCP how long ago the last data came: the peer is silent
+ * when that is the whole silent-peer timeout; otherwise the next wait
+ * ends by then.  A silent peer so fails within the timeout of its last
+ * data (a few ms of clock ticks over), a slow one never; full reads, the
+ * hot loop, pay nothing.  (Should TCP_INFO fail, a read that got data
+ * counts as fresh data, one that got none as silence.)  0, or -1 with
+ * errno EAGAIN for a silent peer.
+ */
+static int
+short_read(struct stream_io *io, int got_data)
+{
+	struct stream_rx *rx = &io->rx;
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int left;
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(io->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1)
+		ti.tcpi_last_data_recv = got_data ? 0 :
+		    (uint32_t)io->silent_ms;
+	if (ti.tcpi_last_data_recv >= (uint32_t)io->silent_ms) {
+		errno = EAGAIN;
+		return -1;
+	}
+	left = io->silent_ms - (int)ti.tcpi_last_data_recv;
+	if (left > rx->slice_ms)
+		left = rx->slice_ms;
+	if ((left != rx->slice_ms || rx->short_timeo) &&
+	    sock_set_rcvtimeo(io->fd, left) == 0)
+		rx->short_timeo = left != rx->slice_ms;
+	return 0;
+}
+
+/*
+ * With MSG_TRUNC, TCP returns the bytes it consumed (at most len, unlike
+ * UDP's datagram length) and skips the copy to user space (tcp(7), since
+ * Linux 2.4).
+ */
+static int
+recv_loop(struct stream_io *io, int flags)
+{
+	struct stream_rx *rx = &io->rx;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(io->fd, io->buf, io->len, flags);
+		if (n > 0) {
+			if (stream_io_count(io, n) == -1)
+				break;
+			if ((size_t)n < rx->lowat) {
+				if (short_read(io, 1) == -1)
+					break;
+			} else if (rx->short_timeo &&
+			    sock_set_rcvtimeo(io->fd, rx->slice_ms) == 0)
+				rx->short_timeo = 0;
+		} else if (n == 0)
+			return 0;
+		else if (errno == EAGAIN && rx->lowat != 0) {
+			if (short_read(io, 0) == -1)
+				break;
+		} else if (errno != EINTR)
+			break;
+	}
+	io->what = flags != 0 ? "recv(MSG_TRUNC)" : "recv";
+	return -1;
+}
+
+static int
+recv_copy(struct stream_io *io)
+{
+	return recv_loop(io, 0);
+}
+
+static int
+recv_trunc(struct stream_io *io)
+{
+	int rc = recv_loop(io, MSG_TRUNC);
+
+	/* The sender's fill byte where only zeros were: it was copied. */
+	if (rc == 0 && io->calls > 0 &&
+	    memchr(io->buf, STREAM_FILL_BYTE, io->len) != NULL) {
+		snprintf(io->note, sizeof(io->note), "--skip-rx-copy: the "
+		    "kernel copied despite MSG_TRUNC");
+		io->path = GB_PATH_RECV;
+	}
+	return rc;
+}
+
+static int
+splice_open(struct stream_io *io, char *err, size_t errlen)
+{
+	struct stream_rx *rx = &io->rx;
+	int size = io->len < RX_PIPE_BYTES ? (int)io->len : RX_PIPE_BYTES;
+
+	if (pipe2(rx->pipe, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "--splice: pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* Past fs.pipe-max-size (1M) without root: keep the default. */
+	if (size > 65536)
+		(void)fcntl(rx->pipe[1], F_SETPIPE_SZ, size);
+	if ((rx->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "--splice: /dev/null: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Socket to pipe (page references, no copy), pipe to /dev/null. */
+static int
+splice_loop(struct stream_io *io)
+{
+	struct stream_rx *rx = &io->rx;
+	ssize_t n, k;
+	size_t left;
+
+	for (;;) {
+		n = splice(io->fd, NULL, rx->pipe[1], NULL, io->len,
+		    SPLICE_F_MOVE);
+		if (n == 0)
+			return 0;
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			io->what = "splice from the socket";
+			return -1;
+		}
+		if (stream_io_count(io, n) == -1) {
+			io->what = "splice from the socket";
+			return -1;
+		}
+		for (left = (size_t)n; left > 0; ) {
+			k = splice(rx->pipe[0], NULL, rx->devnull, NULL, left,
+			    SPLICE_F_MOVE);
+			if (k > 0)
+				left -= (size_t)k;
+			else if (k == 0 || errno != EINTR) {
+				if (k == 0)
+					errno = EIO;
+				io->what = "splice to /dev/null";
+				return -1;
+			}
+		}
+	}
+}
+
+static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
+	[GB_PATH_RECV] =		{ buf_open, recv_copy, shut_write },
+	[GB_PATH_SKIP_RX_COPY] =	{ buf_open, recv_trunc, shut_write },
+	[GB_PATH_SPLICE] =		{ splice_open, splice_loop, shut_write },
+};
+
+int
+receiver_open(struct stream_io *io, int fd, int path, size_t len,
+    int silent_ms, char *err, size_t errlen)
+{
+	stream_io_init(io, fd, path, len, silent_ms);
+	if (path < 0 || path >= GB_PATH_COUNT ||
+	    receiver_paths[path].open == NULL) {
+		snprintf(err, errlen, "%s is no path of a receiver",
+		    datapath_name(path));
+		return -1;
+	}
+	return receiver_paths[path].open(io, err, errlen);
+}
+
+int
+receiver_run(struct stream_io *io)
+{
+	return receiver_paths[io->path].recv(io);
+}
+
+void
+receiver_end(struct stream_io *io)
+{
+	receiver_paths[io->path].end(io);
+}

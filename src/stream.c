@@ -1,0 +1,105 @@
+/*
+ * stream.c: what the send and the receive paths of one stream share
+ * (data/stream.h): setting up a struct stream_io, its buffer, pinning
+ * the stream's thread for -A, releasing what a path opened, and the
+ * figures the stream leaves.  It owns no path: sender.c and receiver.c
+ * do, and they alone run the loops.  Nothing here runs inside a loop.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "data/stream.h"
+
+void
+stream_io_init(struct stream_io *io, int fd, int path, size_t len,
+    int silent_ms)
+{
+	io->fd = fd;
+	io->path = path;
+	io->len = len;
+	io->silent_ms = silent_ms;
+	io->pin_cpu = io->pinned = io->cpu = -1;
+	io->tx.memfd = io->rx.devnull = -1;
+	io->rx.pipe[0] = io->rx.pipe[1] = -1;
+}
+
+int
+stream_io_buf(struct stream_io *io, size_t size, int fill, char *err,
+    size_t errlen)
+{
+	void *p;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, size) != 0) {
+		snprintf(err, errlen, "out of memory for %zu bytes of buffers",
+		    size);
+		return -1;
+	}
+	memset(p, fill, size);
+	io->buf = p;
+	io->buflen = size;
+	return 0;
+}
+
+void
+stream_io_close(struct stream_io *io)
+{
+	free(io->buf);
+	io->buf = NULL;
+	if (io->tx.memfd >= 0)
+		close(io->tx.memfd);
+	if (io->rx.pipe[0] >= 0)
+		close(io->rx.pipe[0]);
+	if (io->rx.pipe[1] >= 0)
+		close(io->rx.pipe[1]);
+	if (io->rx.devnull >= 0)
+		close(io->rx.devnull);
+	io->tx.memfd = io->rx.devnull = io->rx.pipe[0] = io->rx.pipe[1] = -1;
+}
+
+/*
+ * -A: the thread pins itself before its first byte; a CPU this host does
+ * not have leaves it unpinned with pin_err (a warning, not a failed test).
+ * What it reads back is the truth either way.
+ */
+void
+stream_io_pin(struct stream_io *io)
+{
+	cpu_set_t set;
+	int i, n = 0;
+
+	if (io->pin_cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET((unsigned)io->pin_cpu, &set);
+		io->pin_err = pthread_setaffinity_np(pthread_self(),
+		    sizeof(set), &set);
+	}
+	io->pinned = -1;
+	if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+		return;
+	for (i = 0; i < CPU_SETSIZE && n < 2; i++)
+		if (CPU_ISSET((unsigned)i, &set) && n++ == 0)
+			io->pinned = i;
+	if (n != 1)
+		io->pinned = -1;
+}
+
+void
+stream_io_figures(const struct stream_io *io, struct gb_stream *g,
+    struct gb_zerocopy *z)
+{
+	g->bytes = atomic_load(&io->bytes);
+	g->cpu = io->cpu;
+	g->pinned = io->pinned;
+	g->path = io->path;
+	if (io->path != GB_PATH_ZEROCOPY)
+		return;
+	z->has = 1;
+	z->sends += io->tx.zc_sends;
+	z->completions += io->tx.zc_completions;
+	z->copied += io->tx.zc_copied;
+}

@@ -1,0 +1,157 @@
+/*
+ * xfer_measure.c: the measurement session around one test's transfer
+ * (xfer_measure.h): what the host, the interface and the sockets were
+ * before the first byte and after the last, the packet capture between,
+ * and the checks of the knobs that did not take.  The stream engine
+ * (xfer.c) calls it at those moments and never in between: nothing here
+ * runs while data moves, and it starts no stream, sets no timer and
+ * moves no byte.
+ */
+#include <sys/socket.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/cpulist.h"
+#include "base/knobs.h"
+#include "host/capture.h"
+#include "host/context.h"
+#include "host/hoststat.h"
+#include "host/netif.h"
+#include "host/sock.h"
+#include "xfer_measure.h"
+
+/* A capture that cannot start is a warning, not a failed test. */
+static void
+measure_capture_start(struct xfer_measure *m, int fd, uint16_t port)
+{
+	struct sockaddr_storage local, peer;
+	socklen_t llen = sizeof(local), plen = sizeof(peer);
+
+	if (getsockname(fd, (struct sockaddr *)&local, &llen) == -1 ||
+	    getpeername(fd, (struct sockaddr *)&peer, &plen) == -1) {
+		snprintf(m->capture_err, sizeof(m->capture_err),
+		    "cannot read the data connection's addresses");
+		return;
+	}
+	m->capture = capture_start(m->ifname, (struct sockaddr *)&local,
+	    (struct sockaddr *)&peer, port, m->capture_err,
+	    sizeof(m->capture_err));
+}
+
+int
+xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
+    const struct gb_params *p, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd = c->fds[0];
+
+	m->p = p;
+	m->is_tx = c->is_tx;
+	m->roots = c->roots;
+	if (c->ifname != NULL)
+		snprintf(m->ifname, sizeof(m->ifname), "%s", c->ifname);
+	else if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
+		netif_name_for_addr((struct sockaddr *)&ss, m->ifname,
+		    sizeof(m->ifname));
+	sock_bufs(fd, p, m->is_tx, &m->sndbuf, &m->rcvbuf);
+	m->tos = sock_tos(fd);
+	m->has_fq_rate = sock_fq_rate(fd, &m->fq_rate);
+	/* proto.c checked the list; an error here cannot happen. */
+	if (p->affinity[0] != '\0' && cpulist_parse(p->affinity, m->cpus,
+	    GB_MAX_STREAMS, &m->ncpus, err, errlen) == -1)
+		return -1;
+	context_read(m->roots, m->ifname, fd, &m->context, err, errlen);
+	if (p->capture)
+		measure_capture_start(m, fd, c->port);
+	return 0;
+}
+
+int
+xfer_measure_before(struct xfer_measure *m, char *err, size_t errlen)
+{
+	m->before = hoststat_take(m->roots, m->ifname, err, errlen);
+	return m->before != NULL ? 0 : -1;
+}
+
+int
+xfer_measure_cpu(const struct xfer_measure *m, unsigned i)
+{
+	return m->ncpus > 0 ? (int)m->cpus[i % m->ncpus] : -1;
+}
+
+void
+xfer_measure_after(struct xfer_measure *m)
+{
+	char err[GB_ERR_LEN];
+
+	m->after = hoststat_take(m->roots, m->ifname, err, sizeof(err));
+	if (m->capture != NULL) {
+		capture_stop(m->capture, &m->cap);
+		m->capture = NULL;
+	}
+}
+
+/*
+ * Interrupts per TCP data segment next to per interface packet: with
+ * GSO/GRO one interface "packet" may carry many segments, so the two
+ * ratios differ by the offload batching.
+ */
+static void
+measure_per_segment(struct gb_side *side, int is_tx)
+{
+	struct gb_iface_figures *f = &side->iface;
+	uint64_t segs = is_tx ? side->tcp.data_segs_out :
+	    side->tcp.data_segs_in;
+
+	if (f->has_interrupts && side->tcp.has && segs > 0) {
+		f->has_irq_per_segment = 1;
+		f->irq_per_segment = (double)f->interrupts / (double)segs;
+	}
+}
+
+void
+xfer_measure_side(const struct xfer_measure *m, struct gb_side *side)
+{
+	double wall;
+
+	side->sndbuf = m->sndbuf;
+	side->rcvbuf = m->rcvbuf;
+	side->context = m->context;
+	side->capture = m->cap;
+	if (m->before != NULL && m->after != NULL)
+		hoststat_diff(m->before, m->after, m->is_tx, &side->host_cpu,
+		    &side->iface, &side->cpu, &wall);
+	measure_per_segment(side, m->is_tx);
+	knobs_check(m->p, m->is_tx, side);
+}
+
+void
+xfer_measure_warn(const struct xfer_measure *m, struct gb_side *side)
+{
+	const struct gb_params *p = m->p;
+
+	side->tos = m->tos;
+	side->has_fq_rate = m->has_fq_rate;
+	side->fq_rate = m->fq_rate;
+	/* TCP keeps the two ECN bits of the byte to itself. */
+	if (p->tos != 0 && m->tos >= 0 && (uint32_t)m->tos != p->tos)
+		knobs_warn(side, "IP_TOS: asked 0x%02x, the socket has 0x%02x"
+		    "%s", p->tos, (unsigned)m->tos, (p->tos & 3) != 0 ?
+		    " (TCP sets the two ECN bits itself)" : "");
+	if (m->capture_err[0] != '\0')
+		knobs_warn(side, "%s%s", strncmp(m->capture_err, "--capture",
+		    9) == 0 ? "" : "--capture: ", m->capture_err);
+}
+
+void
+xfer_measure_free(struct xfer_measure *m)
+{
+	if (m->capture != NULL)
+		capture_stop(m->capture, &m->cap);
+	m->capture = NULL;
+	hoststat_free(m->before);
+	hoststat_free(m->after);
+	m->before = m->after = NULL;
+}
