@@ -561,7 +561,7 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 	case PROTO_RESULT:
 		v = json_object_get(o, "side");
 		if (v == NULL) {
-			snprintf(err, errlen, "missing member \"side\"");
+			snprintf(err, errlen, "member \"side\" is missing");
 			return -1;
 		}
 		return side_from_json(v, &m->side, err, errlen);
