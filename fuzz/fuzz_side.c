@@ -1,7 +1,7 @@
 /*
- * fuzz_side.c: libFuzzer target for report_side_from_json() (src/report_in.c
- * and report_in_detail.c, with context_from_json() and capture_from_json()
- * below them): the decoder of the figures a peer sends in its done and
+ * fuzz_side.c: libFuzzer target for side_from_json() (src/side_in.c,
+ * side_in_detail.c and side_member.c, with context_from_json() and
+ * capture_from_json() below them): the decoder of the figures a peer sends in its done and
  * result messages, about 150 typed and ranged members.
  *
  * Input: JSON text, loaded as the protocol loads a body (json_loadb, no
@@ -12,7 +12,7 @@
  * whatever a \u escape can carry.
  *
  * Oracles beyond the sanitizers: a decode that fails names a member; a
- * side that decodes re-encodes with report_side_json(), goes through
+ * side that decodes re-encodes with side_json(), goes through
  * json_dumps() and json_loadb() as on the wire, and decodes again to the
  * same struct, byte for byte (the decoder memsets first, so padding is
  * zero on both sides).  The decoded side then goes through what the
@@ -27,7 +27,7 @@
 #include <jansson.h>
 
 #include "fuzz_util.h"
-#include "out/report.h"
+#include "codec/side.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -103,7 +103,7 @@ side_with_string(const uint8_t *data, size_t size)
 	if ((s = malloc(sizeof(*s))) == NULL)
 		abort();
 	fuzz_fill_side(s);
-	j = report_side_json(s);
+	j = side_json(s);
 	free(s);
 	if (j == NULL)
 		fail("a full side does not encode", NULL);
@@ -121,7 +121,7 @@ roundtrip(const struct gb_side *a, struct gb_side *b)
 	json_t *j;
 	size_t i;
 
-	if ((j = report_side_json(a)) == NULL)
+	if ((j = side_json(a)) == NULL)
 		fail("a decoded side does not encode", NULL);
 	text = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
@@ -131,7 +131,7 @@ roundtrip(const struct gb_side *a, struct gb_side *b)
 	    &jerr)) == NULL)
 		fail("a re-encoded side is not JSON", jerr.text);
 	free(text);
-	if (report_side_from_json(j, b, err, sizeof(err)) != 0)
+	if (side_from_json(j, b, err, sizeof(err)) != 0)
 		fail("a re-encoded side does not decode", err);
 	json_decref(j);
 	for (i = 0; i < sizeof(*a); i++)
@@ -156,7 +156,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (b = malloc(sizeof(*b))) == NULL)
 		abort();
 	err[0] = '\0';
-	if (report_side_from_json(j, a, err, sizeof(err)) == 0) {
+	if (side_from_json(j, a, err, sizeof(err)) == 0) {
 		roundtrip(a, b);
 		fuzz_render(b, a, data[0] & 1);
 	} else if (err[0] == '\0')

@@ -10,7 +10,7 @@
  *
  *	usage: seedgen DIR	(writes DIR/fuzz_proto/..., DIR/fuzz_side/...)
  *
- * Valid messages come from proto_encode() and report_side_json(), so the
+ * Valid messages come from proto_encode() and side_json(), so the
  * seeds follow the codec when it changes; "make fuzz-seeds" rewrites them.
  */
 #include <sys/stat.h>
@@ -26,7 +26,7 @@
 
 #include "fuzz_util.h"
 #include "codec/proto.h"
-#include "out/report.h"
+#include "codec/side.h"
 
 #define PLACEHOLDER	"TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT"
 #define TOKEN		"0123456789abcdef0123456789abcdef"
@@ -721,14 +721,14 @@ seeds_side(void)
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		die("out of memory");
 	fuzz_fill_side(s);
-	if ((full = report_side_json(s)) == NULL)
+	if ((full = side_json(s)) == NULL)
 		die("a full side does not encode");
 	save_side("valid-full", full);
 	memset(s, 0, sizeof(*s));
 	s->has = 1;
 	s->bytes = 1;
 	s->host_cpu.max_cpu = -1;
-	if ((sparse = report_side_json(s)) == NULL)
+	if ((sparse = side_json(s)) == NULL)
 		die("a sparse side does not encode");
 	save_side("valid-sparse", sparse);
 	/* One wrong type for each member, the three kinds in turn. */

@@ -11,7 +11,7 @@
  *
  * It must not print, exit, or know about the test beyond two addresses
  * and a port; the caller decides where a failure's reason goes.  The
- * JSON codec and the text lines are in capture_json.c.
+ * JSON codec is capture_json.c (codec), the text lines capture_text.c (out).
  */
 #include <sys/types.h>
 #include <sys/socket.h>

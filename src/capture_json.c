@@ -1,7 +1,7 @@
 /*
- * capture_json.c: struct gb_capture as JSON (both ways, the decoder
- * checking every member a peer sent) and as the report's text lines.
- * The histogram's bounds come from capture.h.  No I/O but the FILE given.
+ * capture_json.c: struct gb_capture as JSON, both ways (capture_json.h),
+ * the decoder checking every member a peer sent with member.h's checks.
+ * The histogram's bounds come from result.h.  No I/O.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -11,16 +11,14 @@
 
 #include <jansson.h>
 
-#include "host/capture.h"
-
-#define CAPTURE_LE		"<="	/* bin labels stay ASCII */
+#include "codec/capture_json.h"
+#include "codec/member.h"
 
 static json_t	*capture_hist_json(const uint64_t *);
-static int	 capture_get_uint(const json_t *, const char *, const char *,
-		    uint64_t, uint64_t *, char *, size_t);
+static int	 capture_get_uint(const json_t *, const char *, uint64_t,
+		    uint64_t *, char *, size_t);
 static int	 capture_get_hist(const json_t *, const char *, uint64_t,
 		    uint64_t *, char *, size_t);
-static void	 capture_sizes(FILE *, const char *, const uint64_t *);
 static int	 capture_fail(char *, size_t, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
 
@@ -45,8 +43,8 @@ capture_hist_json(const uint64_t *hist)
 	if ((a = json_array()) == NULL)
 		return NULL;
 	for (i = 0; i < GB_HIST_BINS; i++)
-		if (json_array_append_new(a, json_integer(hist[i] > INT64_MAX ?
-		    INT64_MAX : (json_int_t)hist[i])) == -1) {
+		if (json_array_append_new(a,
+		    json_integer(member_jint(hist[i]))) == -1) {
 			json_decref(a);
 			return NULL;
 		}
@@ -83,26 +81,16 @@ capture_json(const struct gb_capture *c)
 	    "tx", capture_hist_json(c->hist_tx));
 }
 
+/* capture.KEY, checked by member.h. */
 static int
-capture_get_uint(const json_t *o, const char *obj, const char *key,
-    uint64_t max, uint64_t *out, char *err, size_t errlen)
+capture_get_uint(const json_t *o, const char *key, uint64_t max,
+    uint64_t *out, char *err, size_t errlen)
 {
-	const json_t	*v;
-	json_int_t	 i;
+	char	why[MEMBER_WHY_LEN];
 
-	if ((v = json_object_get(o, key)) == NULL)
-		return capture_fail(err, errlen, "%s%s is missing", obj, key);
-	if (!json_is_integer(v))
-		return capture_fail(err, errlen, "%s%s is not an integer", obj,
-		    key);
-	i = json_integer_value(v);
-	if (i < 0)
-		return capture_fail(err, errlen, "%s%s is negative: %"
-		    JSON_INTEGER_FORMAT, obj, key, i);
-	if ((uint64_t)i > max)
-		return capture_fail(err, errlen, "%s%s is out of range (max %"
-		    PRIu64 "): %" JSON_INTEGER_FORMAT, obj, key, max, i);
-	*out = (uint64_t)i;
+	if (member_check_uint(json_object_get(o, key), 0, max, out, why,
+	    sizeof(why)) == -1)
+		return capture_fail(err, errlen, "capture.%s %s", key, why);
 	return 0;
 }
 
@@ -111,7 +99,8 @@ static int
 capture_get_hist(const json_t *h, const char *key, uint64_t frames,
     uint64_t *hist, char *err, size_t errlen)
 {
-	const json_t	*a, *v;
+	const json_t	*a;
+	char		 why[MEMBER_WHY_LEN];
 	uint64_t	 sum = 0;
 	unsigned	 i;
 
@@ -122,15 +111,10 @@ capture_get_hist(const json_t *h, const char *key, uint64_t frames,
 		return capture_fail(err, errlen, "capture.histogram.%s is not"
 		    " an array of %d counts", key, GB_HIST_BINS);
 	for (i = 0; i < GB_HIST_BINS; i++) {
-		v = json_array_get(a, i);
-		if (!json_is_integer(v))
+		if (member_check_uint(json_array_get(a, i), 0, UINT64_MAX,
+		    &hist[i], why, sizeof(why)) == -1)
 			return capture_fail(err, errlen, "capture.histogram.%s"
-			    "[%u] is not an integer", key, i);
-		if (json_integer_value(v) < 0)
-			return capture_fail(err, errlen, "capture.histogram.%s"
-			    "[%u] is negative: %" JSON_INTEGER_FORMAT, key, i,
-			    json_integer_value(v));
-		hist[i] = (uint64_t)json_integer_value(v);
+			    "[%u] %s", key, i, why);
 		/* Compared, not added, so that ten counts cannot wrap. */
 		if (hist[i] > frames - sum)
 			return capture_fail(err, errlen, "capture.histogram.%s"
@@ -161,20 +145,20 @@ capture_from_json(const json_t *j, struct gb_capture *out, char *err,
 	}
 	if (!json_is_object(j))
 		return capture_fail(err, errlen, "capture is not an object");
-	if (capture_get_uint(j, "capture.", "frames_rx", INT64_MAX,
-	    &c.frames_rx, err, errlen) == -1 ||
-	    capture_get_uint(j, "capture.", "frames_tx", INT64_MAX,
-	    &c.frames_tx, err, errlen) == -1 ||
-	    capture_get_uint(j, "capture.", "bytes_rx", INT64_MAX,
-	    &c.bytes_rx, err, errlen) == -1 ||
-	    capture_get_uint(j, "capture.", "bytes_tx", INT64_MAX,
-	    &c.bytes_tx, err, errlen) == -1 ||
-	    capture_get_uint(j, "capture.", "max_frame_rx", UINT32_MAX,
-	    &max_rx, err, errlen) == -1 ||
-	    capture_get_uint(j, "capture.", "max_frame_tx", UINT32_MAX,
-	    &max_tx, err, errlen) == -1 ||
-	    capture_get_uint(j, "capture.", "drops", INT64_MAX, &c.drops,
-	    err, errlen) == -1)
+	if (capture_get_uint(j, "frames_rx", INT64_MAX, &c.frames_rx, err,
+	    errlen) == -1 ||
+	    capture_get_uint(j, "frames_tx", INT64_MAX, &c.frames_tx, err,
+	    errlen) == -1 ||
+	    capture_get_uint(j, "bytes_rx", INT64_MAX, &c.bytes_rx, err,
+	    errlen) == -1 ||
+	    capture_get_uint(j, "bytes_tx", INT64_MAX, &c.bytes_tx, err,
+	    errlen) == -1 ||
+	    capture_get_uint(j, "max_frame_rx", UINT32_MAX, &max_rx, err,
+	    errlen) == -1 ||
+	    capture_get_uint(j, "max_frame_tx", UINT32_MAX, &max_tx, err,
+	    errlen) == -1 ||
+	    capture_get_uint(j, "drops", INT64_MAX, &c.drops, err,
+	    errlen) == -1)
 		return -1;
 	c.max_frame_rx = (uint32_t)max_rx;
 	c.max_frame_tx = (uint32_t)max_tx;
@@ -206,53 +190,4 @@ capture_from_json(const json_t *j, struct gb_capture *out, char *err,
 	c.has = 1;
 	*out = c;
 	return 0;
-}
-
-/* "tx <=1518:412345 >16384:12", the nonzero bins only. */
-static void
-capture_sizes(FILE *fp, const char *dir, const uint64_t *hist)
-{
-	unsigned	 i;
-
-	fprintf(fp, "%s", dir);
-	for (i = 0; i < GB_HIST_BINS; i++) {
-		if (hist[i] == 0)
-			continue;
-		if (i < GB_HIST_BINS - 1)
-			fprintf(fp, " " CAPTURE_LE "%" PRIu32 ":%" PRIu64,
-			    capture_bin_max[i], hist[i]);
-		else
-			fprintf(fp, " >%" PRIu32 ":%" PRIu64,
-			    capture_bin_max[i - 1], hist[i]);
-	}
-}
-
-void
-capture_text(FILE *fp, const struct gb_capture *c, const char *prefix)
-{
-	if (!c->has) {
-		if (c->note[0] != '\0')
-			fprintf(fp, "%s capture: n/a (%s)\n", prefix, c->note);
-		return;
-	}
-	fprintf(fp, "%s capture: tx %" PRIu64 " frames", prefix, c->frames_tx);
-	if (c->frames_tx > 0)
-		fprintf(fp, " (max %" PRIu32 " B)", c->max_frame_tx);
-	fprintf(fp, ", rx %" PRIu64 " frames", c->frames_rx);
-	if (c->frames_rx > 0)
-		fprintf(fp, " (max %" PRIu32 " B)", c->max_frame_rx);
-	fprintf(fp, ", %" PRIu64 " dropped", c->drops);
-	if (c->note[0] != '\0')
-		fprintf(fp, " (%s)", c->note);
-	fprintf(fp, "\n");
-	if (c->frames_tx == 0 && c->frames_rx == 0)
-		return;
-	fprintf(fp, "%s capture sizes: ", prefix);
-	if (c->frames_tx > 0)
-		capture_sizes(fp, "tx", c->hist_tx);
-	if (c->frames_tx > 0 && c->frames_rx > 0)
-		fprintf(fp, "; ");
-	if (c->frames_rx > 0)
-		capture_sizes(fp, "rx", c->hist_rx);
-	fprintf(fp, "\n");
 }

@@ -12,7 +12,8 @@
  * The decoder wants every member of the table, with the type the encoder
  * writes, and strings of printable ASCII that fit their field (they reach
  * terminals); it takes "" as unknown and ignores members it does not
- * know, so that a newer peer may add some.  A bad document gives -1 and
+ * know, so that a newer peer may add some.  Types, ranges and sizes are
+ * checked by member.h.  A bad document gives -1 and
  * "context.coalesce.rx_usecs is not an integer".  No I/O.
  */
 
@@ -25,7 +26,9 @@
 
 #include <jansson.h>
 
-#include "host/context.h"
+#include "base/context_value.h"
+#include "codec/context_json.h"
+#include "codec/member.h"
 
 enum context_kind {
 	CONTEXT_STR,		/* char[], printable ASCII */
@@ -102,8 +105,8 @@ static json_t	*context_json_value(const struct context_member *,
 		    const struct gb_context *);
 static int	 context_nums_ok(const char *);
 static const char *context_string_check(const struct context_member *,
-		    const json_t *, char *, size_t);
-static const char *context_member_set(const struct context_member *,
+		    const char *);
+static int	 context_member_set(const struct context_member *,
 		    const json_t *, struct gb_context *, char *, size_t);
 
 /* The member's integer, -1 when it is outside its range. */
@@ -127,8 +130,7 @@ static json_t *
 context_json_value(const struct context_member *m,
     const struct gb_context *ctx)
 {
-	json_t	*j;
-	char	 s[GB_ERR_LEN], why[64];
+	char	 s[GB_ERR_LEN];
 	int64_t	 v;
 
 	switch (m->kind) {
@@ -138,15 +140,10 @@ context_json_value(const struct context_member *m,
 		/* Bounded by the field even if it lacks its NUL. */
 		context_copy(s, m->size < sizeof(s) ? m->size : sizeof(s),
 		    (const char *)ctx + m->off);
-		if (s[0] == '\0')
-			return json_null();
 		/* What the decoder would refuse ("fast" duplex) is null. */
-		if ((j = json_string(s)) != NULL &&
-		    context_string_check(m, j, why, sizeof(why)) != NULL) {
-			json_decref(j);
-			j = json_null();
-		}
-		return j;
+		if (s[0] == '\0' || context_string_check(m, s) != NULL)
+			return json_null();
+		return json_string(s);
 	case CONTEXT_BOOL:
 		v = context_json_int(m, ctx);
 		return v == -1 ? json_null() : json_boolean(v);
@@ -203,44 +200,36 @@ context_nums_ok(const char *s)
 	}
 }
 
-/* NULL when string v may go into its field; or why not. */
+/*
+ * NULL when s, already checked for its size and NUL bytes, may be in its
+ * field; or why not.
+ */
 static const char *
-context_string_check(const struct context_member *m, const json_t *v,
-    char *buf, size_t len)
+context_string_check(const struct context_member *m, const char *s)
 {
-	const char	*s;
-	size_t		 n, i;
+	size_t	i;
 
-	if (!json_is_string(v))
-		return "is not a string";
-	s = json_string_value(v);
-	n = json_string_length(v);
-	if (n >= m->size) {
-		snprintf(buf, len, "is too long (max %zu bytes): %zu",
-		    m->size - 1, n);
-		return buf;
-	}
-	if (memchr(s, '\0', n) != NULL)
-		return "holds a NUL byte";
-	for (i = 0; i < n; i++)
+	for (i = 0; s[i] != '\0'; i++)
 		if (s[i] < 0x20 || s[i] >= 0x7f)
 			return "holds a byte that is not printable ASCII";
-	if (n > 0 && m->kind == CONTEXT_NUMS && !context_nums_ok(s))
+	if (i > 0 && m->kind == CONTEXT_NUMS && !context_nums_ok(s))
 		return "is not three numbers";
-	if (n > 0 && m->kind == CONTEXT_DUPLEX && strcmp(s, "full") != 0 &&
+	if (i > 0 && m->kind == CONTEXT_DUPLEX && strcmp(s, "full") != 0 &&
 	    strcmp(s, "half") != 0)
 		return "is not \"full\" or \"half\"";
 	return NULL;
 }
 
-/* Store v (not null) in ctx; NULL, or why not (maybe formatted in buf). */
-static const char *
+/*
+ * Store v (not null; NULL when missing) in ctx: 0, or -1 and why not in
+ * why.  A refused string may be left in its field: the caller resets ctx.
+ */
+static int
 context_member_set(const struct context_member *m, const json_t *v,
-    struct gb_context *ctx, char *buf, size_t len)
+    struct gb_context *ctx, char *why, size_t whylen)
 {
 	char		*p = (char *)ctx + m->off;
-	const char	*why;
-	json_int_t	 i;
+	const char	*no;
 	int64_t		 i64;
 	int		 in;
 
@@ -248,33 +237,27 @@ context_member_set(const struct context_member *m, const json_t *v,
 	case CONTEXT_STR:
 	case CONTEXT_NUMS:
 	case CONTEXT_DUPLEX:
-		if ((why = context_string_check(m, v, buf, len)) != NULL)
-			return why;
-		memcpy(p, json_string_value(v), json_string_length(v) + 1);
-		return NULL;
+		if (member_check_string(v, p, m->size, why, whylen) == -1)
+			return -1;
+		if ((no = context_string_check(m, p)) != NULL) {
+			snprintf(why, whylen, "%s", no);
+			return -1;
+		}
+		return 0;
 	case CONTEXT_BOOL:
-		if (!json_is_boolean(v))
-			return "is not a boolean";
-		in = json_is_true(v);
+		if (member_check_bool(v, &in, why, whylen) == -1)
+			return -1;
 		memcpy(p, &in, sizeof(in));
-		return NULL;
+		return 0;
 	}
-	if (!json_is_integer(v))
-		return "is not an integer";
-	i = json_integer_value(v);
-	if (i < m->min || i > m->max) {
-		snprintf(buf, len, "is out of range (%" PRId64 " to %" PRId64
-		    "): %" JSON_INTEGER_FORMAT, m->min, m->max, i);
-		return buf;
-	}
+	if (member_check_int(v, m->min, m->max, &i64, why, whylen) == -1)
+		return -1;
 	if (m->kind == CONTEXT_INT) {
-		in = (int)i;
+		in = (int)i64;
 		memcpy(p, &in, sizeof(in));
-	} else {
-		i64 = i;
+	} else
 		memcpy(p, &i64, sizeof(i64));
-	}
-	return NULL;
+	return 0;
 }
 
 int
@@ -283,8 +266,7 @@ context_from_json(const json_t *j, struct gb_context *ctx, char *err,
 {
 	const struct context_member	*m;
 	const json_t			*o, *v;
-	const char			*why = NULL;
-	char				 buf[96];
+	char				 why[MEMBER_WHY_LEN];
 
 	context_init(ctx);
 	if (j == NULL) {
@@ -312,11 +294,9 @@ context_from_json(const json_t *j, struct gb_context *ctx, char *err,
 				goto fail;
 			}
 		}
-		if ((v = json_object_get(o, m->key)) == NULL)
-			why = "is missing";
-		else if (!json_is_null(v))
-			why = context_member_set(m, v, ctx, buf, sizeof(buf));
-		if (why != NULL) {
+		v = json_object_get(o, m->key);
+		if ((v == NULL || !json_is_null(v)) && context_member_set(m, v,
+		    ctx, why, sizeof(why)) == -1) {
 			snprintf(err, errlen, "context.%s%s%s %s",
 			    m->group != NULL ? m->group : "",
 			    m->group != NULL ? "." : "", m->key, why);

@@ -1,7 +1,8 @@
 /*
  * context_parse.c: the pure half of the context readers: parsers that
  * turn the text of one /proc or /sys file into a value, and the helpers
- * that keep struct gb_context's strings printable and its note short.
+ * that keep struct gb_context's note short (context_init() and
+ * context_copy() are base/context_value.h's).
  * No file is opened here; the tests feed these with fmemopen().
  */
 
@@ -15,32 +16,6 @@
 #include "host/context.h"
 
 static char	*context_trim(char *);
-
-void
-context_init(struct gb_context *ctx)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->ncpus = -1;
-	ctx->speed_mbps = ctx->mtu = -1;
-	ctx->rx_checksum = ctx->tx_checksum = ctx->tso = ctx->gso =
-	    ctx->gro = ctx->lro = -1;
-	ctx->rx_usecs = ctx->rx_frames = ctx->tx_usecs = ctx->tx_frames = -1;
-	ctx->adaptive_rx = ctx->adaptive_tx = -1;
-	ctx->rx_ring = ctx->tx_ring = ctx->rx_ring_max = ctx->tx_ring_max = -1;
-	ctx->rmem_max = ctx->wmem_max = -1;
-}
-
-void
-context_copy(char *dst, size_t dstlen, const char *src)
-{
-	size_t	i;
-
-	if (dstlen == 0)
-		return;
-	for (i = 0; i + 1 < dstlen && src[i] != '\0'; i++)
-		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
-	dst[i] = '\0';
-}
 
 void
 context_note(struct gb_context *ctx, const char *fmt, ...)

@@ -18,7 +18,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "host/context.h"
+#include "out/context_text.h"
 
 #define CONTEXT_NUMLEN	24
 

@@ -35,20 +35,6 @@ struct output {
 };
 
 static void
-print_json(json_t *doc)
-{
-	if (doc == NULL) {
-		/* Still one valid document, whatever ran out. */
-		puts("{\"error\": \"cannot build the JSON report\"}");
-		return;
-	}
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_SORT_KEYS |
-	    JSON_REAL_PRECISION(12));
-	fputc('\n', stdout);
-	json_decref(doc);
-}
-
-static void
 print_error(const struct gb_opts *o, const char *text, int code)
 {
 	char msg[2 * GB_ERR_LEN];
@@ -68,7 +54,7 @@ print_error(const struct gb_opts *o, const char *text, int code)
 	if (doc != NULL && code != EXIT_USAGE)
 		json_object_set_new(doc, "params",
 		    report_params_json(&o->params));
-	print_json(doc);
+	report_json_print(stdout, doc);
 }
 
 static void
@@ -81,7 +67,7 @@ render(const struct gb_result *r, void *arg)
 	};
 
 	if (o->json)
-		print_json(report_json(r));
+		report_json_print(stdout, report_json(r));
 	else
 		report_text(stdout, r, &st);
 	fflush(stdout);

@@ -19,7 +19,7 @@
 #include "base/datapath.h"
 #include "codec/member.h"
 #include "codec/proto.h"
-#include "out/report.h"
+#include "codec/side.h"
 #include "base/version.h"
 
 static json_t	*params_to_json(const struct gb_params *);
@@ -565,10 +565,10 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 	case PROTO_RESULT:
 		v = json_object_get(o, "side");
 		if (v == NULL) {
-			snprintf(err, errlen, "missing member \"side\"");
+			snprintf(err, errlen, "member \"side\" is missing");
 			return -1;
 		}
-		return report_side_from_json(v, &m->side, err, errlen);
+		return side_from_json(v, &m->side, err, errlen);
 	}
 	snprintf(err, errlen, "unknown message type %d", m->type);
 	return -1;
@@ -637,7 +637,7 @@ encode_members(const struct proto_msg *m)
 		return json_object();
 	case PROTO_DONE:
 	case PROTO_RESULT:
-		return json_pack("{s:o}", "side", report_side_json(&m->side));
+		return json_pack("{s:o}", "side", side_json(&m->side));
 	}
 	return NULL;
 }

@@ -7,15 +7,16 @@
  * the measuring code, and nothing here recomputes them beyond unit
  * conversion and rounding.  It must not touch a socket or a /proc file,
  * print diagnostics to stderr, or exit.  A figure whose has-flag is 0 is
- * printed as "n/a", never as 0.  The JSON renderer is report_json.c.
+ * printed as "n/a", never as 0.  The JSON renderer is report_json.c; the
+ * context and capture lines are context_text.c and capture_text.c.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "host/capture.h"
-#include "host/context.h"
+#include "out/capture_text.h"
+#include "out/context_text.h"
 #include "base/datapath.h"
 #include "base/diag.h"
 #include "out/report.h"

@@ -244,12 +244,7 @@ render(struct sweeprun *w)
 		    "points", table_json(&o->sweep, w->points, w->npoints),
 		    "runs", w->runs != NULL ? json_incref(w->runs) :
 		    json_array());
-		if (doc != NULL) {
-			json_dumpf(doc, stdout, JSON_INDENT(2) |
-			    JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
-			fputc('\n', stdout);
-			json_decref(doc);
-		}
+		report_json_print(stdout, doc);
 	} else
 		table_text(stdout, &o->sweep, w->points, w->npoints, o->unit);
 	fflush(stdout);

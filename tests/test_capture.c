@@ -33,7 +33,9 @@
 #include <jansson.h>
 #include <pcap/pcap.h>
 
+#include "codec/capture_json.h"
 #include "host/capture.h"
+#include "out/capture_text.h"
 
 #define PORT		5001
 #define EPHEMERAL	40000

@@ -40,7 +40,9 @@
 
 #include <jansson.h>
 
+#include "codec/context_json.h"
 #include "host/context.h"
+#include "out/context_text.h"
 
 #define FIX	"tests/fixtures/"
 #define REPLAY_NOTE "ethtool: not read when replaying a captured host"

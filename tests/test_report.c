@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "codec/side.h"
 #include "out/report.h"
 #include "base/result.h"
 
@@ -642,7 +643,7 @@ test_json_nonfinite(void **state)
 
 	(void)state;
 	r->sender.mbps = NAN;
-	assert_null(report_side_json(&r->sender));
+	assert_null(side_json(&r->sender));
 	assert_null(report_json(r));
 	free(r);
 }

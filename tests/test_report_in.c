@@ -1,7 +1,7 @@
 /*
- * test_report_in.c: report_side_from_json() (report_in.c), the decoder
- * the protocol uses for the listener's figures, against the encoder
- * report_side_json() (report_json.c).
+ * test_report_in.c: side_from_json() (side_in*.c), the decoder the
+ * protocol uses for the listener's figures, against the encoder
+ * side_json() (side.c, side_detail.c), which --json prints too.
  *
  * Sides go through JSON text and back unchanged.  Then the encoder's own
  * output is broken one member at a time: wrong types, nulls, missing
@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "out/report.h"
+#include "codec/side.h"
 #include "base/result.h"
 
 /* ---- hand-filled sides ---- */
@@ -174,15 +174,15 @@ roundtrip(const struct gb_side *in)
 	struct gb_side out;
 	json_t *j, *k;
 
-	assert_non_null(j = report_side_json(in));
+	assert_non_null(j = side_json(in));
 	assert_non_null(text = json_dumps(j, JSON_COMPACT));
 	json_decref(j);
 	assert_non_null(j = json_loads(text, 0, NULL));
 	free(text);
-	if (report_side_from_json(j, &out, err, sizeof(err)) != 0)
+	if (side_from_json(j, &out, err, sizeof(err)) != 0)
 		fail_msg("round trip refused: %s", err);
 	assert_side_equal(in, &out);
-	assert_non_null(k = report_side_json(&out));
+	assert_non_null(k = side_json(&out));
 	assert_true(json_equal(j, k));
 	json_decref(k);
 	json_decref(j);
@@ -294,7 +294,7 @@ full_side_json(void)
 	json_t *j;
 
 	fill_full_side(&s);
-	assert_non_null(j = report_side_json(&s));
+	assert_non_null(j = side_json(&s));
 	return j;
 }
 
@@ -331,7 +331,7 @@ expect_refused(const char *path, json_t *v, const char *why)
 	else
 		assert_int_equal(json_object_set_new(parent, key, v), 0);
 	memset(&s, 0xa5, sizeof(s));
-	if (report_side_from_json(j, &s, err, sizeof(err)) != -1)
+	if (side_from_json(j, &s, err, sizeof(err)) != -1)
 		fail_msg("%s: accepted", path);
 	if (strstr(err, path) == NULL || strstr(err, why) == NULL)
 		fail_msg("%s: want \"%s\" in \"%s\"", path, why, err);
@@ -348,7 +348,7 @@ test_side_accepts_full(void **state)
 
 	(void)state;
 	j = full_side_json();
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), 0);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.has, 1);
 	assert_int_equal(s.sndbuf.requested, 65536);
 	json_decref(j);
@@ -405,11 +405,11 @@ test_side_no_busiest_cpu(void **state)
 	h = json_object_get(j, "host_cpu");
 	json_object_set_new(h, "max_cpu_busy_pct", json_null());
 	json_object_set_new(h, "max_cpu", json_null());
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), 0);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.host_cpu.has, 1);
 	assert_int_equal(s.host_cpu.max_cpu, -1);
 	json_decref(j);
-	j = report_side_json(&s);
+	j = side_json(&s);
 	assert_non_null(j);
 	h = json_object_get(j, "host_cpu");
 	assert_true(json_is_null(json_object_get(h, "max_cpu")));
@@ -419,7 +419,7 @@ test_side_no_busiest_cpu(void **state)
 	j = full_side_json();
 	h = json_object_get(j, "host_cpu");
 	json_object_set_new(h, "max_cpu", json_null());
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "host_cpu.max_cpu"));
 	json_decref(j);
 }
@@ -495,7 +495,7 @@ expect_stream_refused(size_t i, const char *key, json_t *v, const char *why)
 		assert_int_equal(json_object_del(o, key), 0);
 	else
 		assert_int_equal(json_object_set_new(o, key, v), 0);
-	if (report_side_from_json(j, &s, err, sizeof(err)) != -1)
+	if (side_from_json(j, &s, err, sizeof(err)) != -1)
 		fail_msg("streams[%zu].%s: accepted", i, key);
 	if (strstr(err, "streams.") == NULL || strstr(err, key) == NULL ||
 	    strstr(err, why) == NULL)
@@ -538,17 +538,17 @@ test_side_streams(void **state)
 	a = json_object_get(j, "streams");
 	json_object_set_new(json_array_get(a, 1), "cpu", json_null());
 	json_object_set_new(json_array_get(a, 1), "pinned", json_null());
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), 0);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.streams[1].cpu, -1);
 	assert_int_equal(s.streams[1].pinned, -1);
 	assert_int_equal(s.streams[0].pinned, 0);
 
 	/* Not an array, not objects, too many. */
 	json_object_set_new(j, "streams", json_object());
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "streams is not an array");
 	json_object_set_new(j, "streams", json_pack("[i]", 1));
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "streams holds a non-object");
 	assert_non_null(a = json_array());
 	for (i = 0; i <= GB_MAX_STREAMS; i++)
@@ -556,13 +556,13 @@ test_side_streams(void **state)
 		    " s:s}", "bytes", 1, "seconds", 1.0, "mbps", 0.0, "cpu",
 		    "pinned", "data_path", "recv"));
 	json_object_set_new(j, "streams", a);
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "streams has over 128 entries");
 	json_array_remove(a, 0);
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), 0);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.nstreams, GB_MAX_STREAMS);
 	json_object_set_new(j, "streams", json_null());
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "streams is null");
 	json_decref(j);
 }
@@ -584,14 +584,14 @@ test_side_non_objects(void **state)
 		    strcmp(objects[i], "zerocopy") != 0)
 			expect_refused(objects[i], json_null(), "is null");
 	}
-	assert_int_equal(report_side_from_json(NULL, &s, err, sizeof(err)),
+	assert_int_equal(side_from_json(NULL, &s, err, sizeof(err)),
 	    -1);
 	j = json_pack("[{}]");
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "side is not an object");
 	json_decref(j);
 	j = json_null();
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	json_decref(j);
 }
 
@@ -618,7 +618,7 @@ test_side_groups(void **state)
 		j = full_side_json();
 		p = path_parent(j, cases[i].path, key, sizeof(key));
 		json_object_set_new(p, key, json_null());
-		assert_int_equal(report_side_from_json(j, &s, err,
+		assert_int_equal(side_from_json(j, &s, err,
 		    sizeof(err)), -1);
 		if (strstr(err, cases[i].why) == NULL)
 			fail_msg("%s: want \"%s\" in \"%s\"", cases[i].path,
@@ -638,7 +638,7 @@ test_side_small_errbuf(void **state)
 	(void)state;
 	j = full_side_json();
 	json_object_del(json_object_get(j, "host_cpu"), "max_cpu_busy_pct");
-	assert_int_equal(report_side_from_json(j, &s, err, sizeof(err)), -1);
+	assert_int_equal(side_from_json(j, &s, err, sizeof(err)), -1);
 	assert_string_equal(err, "host_cp");
 	json_decref(j);
 }

@@ -45,7 +45,7 @@ struct gb_host_cpu {
 #define GB_MAX_WARNINGS		8
 #define GB_WARNING_LEN		192
 #define GB_MAX_FINDINGS		16
-#define GB_HIST_BINS		10	/* see capture.h for the bounds */
+#define GB_HIST_BINS		10	/* capture_bin_max[] below */
 
 /* One /proc/interrupts line of the test interface, over the test. */
 struct gb_irq_line {
@@ -131,6 +131,29 @@ struct gb_context {
 	char		congestion[16];	/* of the data sockets */
 	char		note[160];	/* what was unavailable and why */
 };
+
+/*
+ * Upper bounds, inclusive, of the frame-size histogram bins, in bytes of
+ * pcap_pkthdr.len: the frame as the kernel handed it to the capture,
+ * link-layer header included, FCS excluded.  Bin i counts the frames
+ * longer than bound i-1 and no longer than bound i; the last bin has no
+ * bound (infinity, null in JSON).
+ *
+ *	64	a minimum Ethernet frame with FCS; bare ACKs with TCP
+ *		timestamps are 66 and land in the next bin
+ *	1518	a full 1500-MTU Ethernet frame with FCS (1514 captured;
+ *		1518 also holds a 1500-MTU frame with an 802.1Q tag)
+ *	9018	a full 9000-MTU jumbo frame with FCS (9014 captured)
+ *
+ * A frame larger than the interface's MTU plus its link header is not on
+ * any wire: it is a GSO aggregate seen before segmentation (tx) or a GRO
+ * aggregate seen after coalescing (rx).
+ */
+static const uint32_t capture_bin_max[] = {
+	64, 128, 256, 512, 1024, 1518, 4096, 9018, 16384, UINT32_MAX
+};
+_Static_assert(sizeof(capture_bin_max) / sizeof(capture_bin_max[0]) ==
+    GB_HIST_BINS, "capture_bin_max must have GB_HIST_BINS bounds");
 
 /* libpcap capture of the test's own flows (--capture). */
 struct gb_capture {

@@ -6,9 +6,10 @@
  * than the MTU that the capture sees above the driver.
  *
  * The pure parts (frame classification, histogram binning, counting, the
- * filter text, JSON both ways, text) work without pcap and are what the
- * unit tests exercise; capture_start() and capture_stop() wrap them
- * around a pcap handle and a capture thread.
+ * filter text) work without pcap and are what the unit tests exercise;
+ * capture_start() and capture_stop() wrap them around a pcap handle and a
+ * capture thread.  The histogram's bounds are in base/result.h, the JSON
+ * codec is codec/capture_json.h, the text out/capture_text.h.
  */
 #ifndef GB_CAPTURE_H
 #define GB_CAPTURE_H
@@ -17,9 +18,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-
-#include <jansson.h>
 
 #include "base/result.h"
 
@@ -27,29 +25,6 @@
 #define CAPTURE_BUFFER_BYTES	(32 * 1024 * 1024)
 #define CAPTURE_TIMEOUT_MS	100	/* how soon an idle thread sees stop */
 #define CAPTURE_FILTER_LEN	128	/* "tcp and host <IPv6> and port N" */
-
-/*
- * Upper bounds, inclusive, of the frame-size histogram bins, in bytes of
- * pcap_pkthdr.len: the frame as the kernel handed it to the capture,
- * link-layer header included, FCS excluded.  Bin i counts the frames
- * longer than bound i-1 and no longer than bound i; the last bin has no
- * bound (infinity, null in JSON).
- *
- *	64	a minimum Ethernet frame with FCS; bare ACKs with TCP
- *		timestamps are 66 and land in the next bin
- *	1518	a full 1500-MTU Ethernet frame with FCS (1514 captured;
- *		1518 also holds a 1500-MTU frame with an 802.1Q tag)
- *	9018	a full 9000-MTU jumbo frame with FCS (9014 captured)
- *
- * A frame larger than the interface's MTU plus its link header is not on
- * any wire: it is a GSO aggregate seen before segmentation (tx) or a GRO
- * aggregate seen after coalescing (rx).
- */
-static const uint32_t capture_bin_max[] = {
-	64, 128, 256, 512, 1024, 1518, 4096, 9018, 16384, UINT32_MAX
-};
-_Static_assert(sizeof(capture_bin_max) / sizeof(capture_bin_max[0]) ==
-    GB_HIST_BINS, "capture_bin_max must have GB_HIST_BINS bounds");
 
 /* What capture_classify() makes of a frame. */
 enum capture_dir {
@@ -114,27 +89,5 @@ struct capture *capture_start(const char *ifname,
  * the rest of out is left alone (so a note already there stays).
  */
 void	capture_stop(struct capture *, struct gb_capture *out);
-
-/*
- * {frames_rx, frames_tx, bytes_rx, bytes_tx, max_frame_rx, max_frame_tx,
- * drops, histogram: {bounds: [64, ..., null], rx: [...], tx: [...]}}, or
- * a JSON null when !has.  NULL when memory runs out.
- */
-json_t	*capture_json(const struct gb_capture *);
-/*
- * The inverse, for a peer's document: a null gives has = 0; otherwise
- * every member must be there with the type and range the encoder writes,
- * the bounds must be this version's and each histogram must add up to
- * its frame count.  -1 with a message naming the member ("capture.
- * histogram.rx[3] is negative: -1"), and out untouched, when not.
- */
-int	capture_from_json(const json_t *, struct gb_capture *, char *err,
-	    size_t errlen);
-/*
- * The capture's lines under prefix ("gigebench-t:"): counts, then the
- * nonzero bins.  Without a capture, one line with the note, or nothing
- * when there is no note (--capture was not asked for).
- */
-void	capture_text(FILE *, const struct gb_capture *, const char *prefix);
 
 #endif /* GB_CAPTURE_H */

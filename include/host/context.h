@@ -10,7 +10,8 @@
  * is -1, "" or unknown, never an error, and ctx->note says why.
  *
  * context.c reads, context_parse.c parses (pure), context_ethtool.c asks
- * the kernel, context_json.c and context_text.c render.
+ * the kernel.  What "unknown" is and the ranges are in base/context_value.h;
+ * the JSON codec is codec/context_json.h, the text out/context_text.h.
  */
 #ifndef GB_CONTEXT_H
 #define GB_CONTEXT_H
@@ -19,16 +20,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "host/hoststat.h"
+#include "base/context_value.h"
 #include "base/result.h"
-
-/* Ranges shared by the readers and the JSON decoder. */
-#define CONTEXT_MAX_NCPUS	(1 << 20)
-#define CONTEXT_MAX_MTU		INT32_MAX
-#define CONTEXT_MAX_SYSCTL	INT32_MAX	/* net.core.[rw]mem_max: int */
-#define CONTEXT_MAX_ETHTOOL	UINT32_MAX	/* coalescing, rings: u32 */
 
 /*
  * Fill ctx for interface ifname (NULL or "" when no interface is known)
@@ -38,9 +32,6 @@
  */
 int	context_read(const struct hoststat_roots *, const char *ifname,
 	    int data_fd, struct gb_context *, char *err, size_t errlen);
-
-/* Every value unknown (-1, ""), has = 0. */
-void	context_init(struct gb_context *);
 
 /*
  * context_parse.c: pure parsers, for the readers and the tests.  Each
@@ -66,8 +57,6 @@ int	context_triple_parse(FILE *, char *, size_t);
  */
 void	context_note(struct gb_context *, const char *fmt, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
-/* Copy src into dst (dstlen bytes), bytes that are not printable as '?'. */
-void	context_copy(char *dst, size_t dstlen, const char *src);
 
 /*
  * context_ethtool.c: driver, version and bus, link speed and duplex (only
@@ -75,26 +64,5 @@ void	context_copy(char *dst, size_t dstlen, const char *src);
  * through SIOCETHTOOL.  What the driver does not support goes to the note.
  */
 void	context_ethtool_read(const char *ifname, struct gb_context *);
-
-/*
- * context_json.c: the JSON object of ctx (null when ctx->has is 0; NULL
- * only when memory runs out) and its exact inverse, which checks every
- * member's presence, type and range, as a peer may send anything: -1 with
- * a message naming the member, as "context.coalesce.rx_usecs is not an
- * integer"; "" is taken as unknown.  A JSON null gives has = 0 (and 0);
- * a NULL pointer is "context is missing".  Unknown members are ignored.
- */
-json_t	*context_json(const struct gb_context *);
-int	 context_from_json(const json_t *, struct gb_context *, char *err,
-	    size_t errlen);
-
-/*
- * context_text.c: three lines (four with a note) for -v, each starting
- * with prefix ("gigebench-t:"); ifname names the interface (NULL or ""
- * when none), as struct gb_context does not.  "n/a" stands for an
- * unknown value; a context that was not read (has = 0) is one line.
- */
-void	context_text(FILE *, const struct gb_context *, const char *ifname,
-	    const char *prefix);
 
 #endif /* GB_CONTEXT_H */

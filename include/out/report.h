@@ -1,7 +1,8 @@
 /*
  * report.h: renderers.  They only format a struct gb_result; they compute
  * nothing that is not already in it (besides unit conversion) and never
- * touch a socket or a /proc file.
+ * touch a socket or a /proc file.  Each side is encoded by the side codec
+ * (codec/side.h), as the control protocol carries it.
  */
 #ifndef GB_REPORT_H
 #define GB_REPORT_H
@@ -27,12 +28,15 @@ void	report_summary_line(FILE *, const struct gb_result *, char unit);
 void	report_interval_line(FILE *, const struct gb_interval *, int is_tx,
 	    char unit);
 
-/* JSON of one side; and back (for the protocol), with type checks. */
-json_t	*report_side_json(const struct gb_side *);
-int	 report_side_from_json(const json_t *, struct gb_side *,
-	    char *err, size_t errlen);
+/* --json's params member.  A side is codec/side.h's side_json(). */
 json_t	*report_params_json(const struct gb_params *);
 /* The whole document: {"program", "params", "result", "intervals"?}. */
 json_t	*report_json(const struct gb_result *);
+/*
+ * Print doc as --json does (indented, sorted keys, 12 significant digits)
+ * with a newline, and free it; NULL (a builder ran out of memory) prints
+ * {"error": "cannot build the JSON report"}, still one valid document.
+ */
+void	report_json_print(FILE *, json_t *doc);
 
 #endif /* GB_REPORT_H */

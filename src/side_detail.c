@@ -1,23 +1,18 @@
 /*
- * report_detail.c: the JSON members that explain a side's figures (TCP
+ * side_detail.c: the JSON members that explain a side's figures (TCP
  * segments and limited times, each interrupt line, warnings, the context,
  * the capture, the data path and each stream), added to the object
- * report_side_json() builds.  Formats only; report_in_detail.c is its
- * inverse.
+ * side_json() builds (side.c).  Formats only; side_in_detail.c is its
+ * inverse.  The context and the capture are encoded by their own codecs.
  */
 #include <jansson.h>
 
-#include "host/capture.h"
-#include "host/context.h"
 #include "base/datapath.h"
-#include "out/report.h"
-#include "report_detail.h"
-
-static json_t *
-jint(uint64_t v)
-{
-	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
+#include "codec/capture_json.h"
+#include "codec/context_json.h"
+#include "codec/member.h"
+#include "codec/side.h"
+#include "side_detail.h"
 
 static int
 tcp_details(json_t *tcp, const struct gb_tcp *t)
@@ -27,17 +22,18 @@ tcp_details(json_t *tcp, const struct gb_tcp *t)
 
 	if (!json_is_object(tcp))
 		return 0;	/* null: no TCP figures */
-	x = json_pack("{s:I, s:I, s:I, s:o, s:o,"
-	    " s:o, s:o, s:o, s:o, s:o}",
+	x = json_pack("{s:I, s:I, s:I, s:I, s:I,"
+	    " s:I, s:I, s:o, s:o, s:o}",
 	    "advmss", (json_int_t)t->advmss, "pmtu", (json_int_t)t->pmtu,
 	    "snd_wnd", (json_int_t)t->snd_wnd,
-	    "segs_out", jint(t->segs_out), "segs_in", jint(t->segs_in),
-	    "data_segs_out", jint(t->data_segs_out),
-	    "data_segs_in", jint(t->data_segs_in),
-	    "busy_us", l ? jint(t->busy_us) : json_null(),
-	    "rwnd_limited_us", l ? jint(t->rwnd_limited_us) : json_null(),
-	    "sndbuf_limited_us", l ? jint(t->sndbuf_limited_us) :
-	    json_null());
+	    "segs_out", member_jint(t->segs_out),
+	    "segs_in", member_jint(t->segs_in),
+	    "data_segs_out", member_jint(t->data_segs_out),
+	    "data_segs_in", member_jint(t->data_segs_in),
+	    "busy_us", member_uint_or_null(l, t->busy_us),
+	    "rwnd_limited_us", member_uint_or_null(l, t->rwnd_limited_us),
+	    "sndbuf_limited_us", member_uint_or_null(l,
+	    t->sndbuf_limited_us));
 	if (x == NULL)
 		return -1;
 	rc = json_object_update(tcp, x);
@@ -57,9 +53,9 @@ irq_lines(const struct gb_iface_figures *f)
 	for (i = 0; i < f->nlines && i < GB_MAX_IRQ_LINES; i++) {
 		l = &f->lines[i];
 		if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:b,"
-		    " s:o, s:s}", "name", l->name, "chip", l->chip,
+		    " s:I, s:s}", "name", l->name, "chip", l->chip,
 		    "actions", l->actions, "shared", l->shared != 0,
-		    "count", jint(l->count), "cpus", l->cpus)) == -1) {
+		    "count", member_jint(l->count), "cpus", l->cpus)) == -1) {
 			json_decref(a);
 			return NULL;
 		}
@@ -102,8 +98,8 @@ streams(const struct gb_side *s)
 		return NULL;
 	for (i = 0; i < s->nstreams && i < GB_MAX_STREAMS; i++) {
 		g = &s->streams[i];
-		if (json_array_append_new(a, json_pack("{s:o, s:f, s:f, s:o,"
-		    " s:o, s:s}", "bytes", jint(g->bytes), "seconds",
+		if (json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o,"
+		    " s:o, s:s}", "bytes", member_jint(g->bytes), "seconds",
 		    g->seconds, "mbps", result_mbps(g->bytes, g->seconds),
 		    "cpu", int_or_null(g->cpu), "pinned",
 		    int_or_null(g->pinned), "data_path",
@@ -120,8 +116,9 @@ zerocopy(const struct gb_zerocopy *z)
 {
 	if (!z->has)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o}", "sends", jint(z->sends),
-	    "completions", jint(z->completions), "copied", jint(z->copied));
+	return json_pack("{s:I, s:I, s:I}", "sends", member_jint(z->sends),
+	    "completions", member_jint(z->completions),
+	    "copied", member_jint(z->copied));
 }
 
 /* json_object_update() does not steal; this does. */
@@ -132,7 +129,7 @@ set_new(json_t *o, const char *key, json_t *v)
 }
 
 int
-report_side_details(json_t *o, const struct gb_side *s)
+side_detail_json(json_t *o, const struct gb_side *s)
 {
 	const struct gb_iface_figures *f = &s->iface;
 	json_t *iface = json_object_get(o, "interface");
@@ -152,10 +149,10 @@ report_side_details(json_t *o, const struct gb_side *s)
 	    -1 ||
 	    set_new(o, "zerocopy", zerocopy(&s->zerocopy)) == -1 ||
 	    set_new(o, "tos", int_or_null(s->tos)) == -1 ||
-	    set_new(o, "rcvlowat", s->rcvlowat != 0 ? jint(s->rcvlowat) :
-	    json_null()) == -1 ||
-	    set_new(o, "fq_rate", s->has_fq_rate ? jint(s->fq_rate) :
-	    json_null()) == -1 ||
+	    set_new(o, "rcvlowat", member_uint_or_null(s->rcvlowat != 0,
+	    s->rcvlowat)) == -1 ||
+	    set_new(o, "fq_rate", member_uint_or_null(s->has_fq_rate,
+	    s->fq_rate)) == -1 ||
 	    set_new(o, "streams", streams(s)) == -1)
 		return -1;
 	return 0;

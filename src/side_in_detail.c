@@ -1,0 +1,299 @@
+/*
+ * side_in_detail.c: decoding of the side members that explain a result
+ * (TCP segments and limited times, each interrupt line, warnings, the
+ * host and interface context, the capture, the data path and each
+ * stream), with the same distrust as side_in.c: every member typed,
+ * ranged and sized before it is copied.  The context and the capture are
+ * decoded by their own codecs.  No I/O.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "base/datapath.h"
+#include "codec/capture_json.h"
+#include "codec/context_json.h"
+#include "codec/member.h"
+#include "side_detail.h"
+#include "side_member.h"
+
+static int
+tcp_details(struct side_in *in, const json_t *j, struct gb_tcp *t)
+{
+	const json_t *o;
+	int y = SIDE_WANT_VALUE, l;
+
+	if (!t->has)
+		return 0;
+	if (side_member_object(in, j, "tcp", y, &o) == -1 ||
+	    side_member_u32(in, o, "advmss", y, &t->advmss) == -1 ||
+	    side_member_u32(in, o, "pmtu", y, &t->pmtu) == -1 ||
+	    side_member_u32(in, o, "snd_wnd", y, &t->snd_wnd) == -1 ||
+	    side_member_uint(in, o, "segs_out", UINT64_MAX, y,
+	    &t->segs_out) == -1 ||
+	    side_member_uint(in, o, "segs_in", UINT64_MAX, y,
+	    &t->segs_in) == -1 ||
+	    side_member_uint(in, o, "data_segs_out", UINT64_MAX, y,
+	    &t->data_segs_out) == -1 ||
+	    side_member_uint(in, o, "data_segs_in", UINT64_MAX, y,
+	    &t->data_segs_in) == -1 ||
+	    (l = side_member_uint(in, o, "busy_us", UINT64_MAX,
+	    SIDE_WANT_ANY, &t->busy_us)) == -1)
+		return -1;
+	in->leader = "tcp.busy_us";
+	if (side_member_uint(in, o, "rwnd_limited_us", UINT64_MAX, l,
+	    &t->rwnd_limited_us) == -1 ||
+	    side_member_uint(in, o, "sndbuf_limited_us", UINT64_MAX, l,
+	    &t->sndbuf_limited_us) == -1)
+		return -1;
+	t->has_limited = l;
+	return 0;
+}
+
+static int
+irq_line(struct side_in *in, const json_t *o, struct gb_irq_line *l)
+{
+	int y = SIDE_WANT_VALUE;
+
+	if (!json_is_object(o))
+		return side_member_fail(in, "lines", "holds a non-object");
+	if (side_member_string(in, o, "name", y, l->name,
+	    sizeof(l->name)) == -1 ||
+	    side_member_string(in, o, "chip", y, l->chip,
+	    sizeof(l->chip)) == -1 ||
+	    side_member_string(in, o, "actions", y, l->actions,
+	    sizeof(l->actions)) == -1 ||
+	    side_member_uint(in, o, "count", UINT64_MAX, y, &l->count) == -1 ||
+	    side_member_string(in, o, "cpus", y, l->cpus,
+	    sizeof(l->cpus)) == -1 ||
+	    side_member_bool(in, o, "shared", y, &l->shared) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+iface_details(struct side_in *in, const json_t *j,
+    struct gb_iface_figures *f)
+{
+	const json_t *o, *a;
+	size_t i;
+
+	if (side_member_object(in, j, "interface", SIDE_WANT_VALUE, &o) == -1 ||
+	    side_member_string(in, o, "note", SIDE_WANT_ANY, f->irq_note,
+	    sizeof(f->irq_note)) == -1 ||
+	    side_member_get(in, o, "lines", SIDE_WANT_VALUE, &a) == -1)
+		return -1;
+	if (!json_is_array(a))
+		return side_member_fail(in, "lines", "is not an array");
+	if (json_array_size(a) > GB_MAX_IRQ_LINES)
+		return side_member_fail(in, "lines", "has over %d entries",
+		    GB_MAX_IRQ_LINES);
+	in->obj = "interface.lines";
+	for (i = 0; i < json_array_size(a); i++)
+		if (irq_line(in, json_array_get(a, i), &f->lines[i]) == -1)
+			return -1;
+	f->nlines = (unsigned)json_array_size(a);
+	in->obj = "";
+	f->has_irq_per_segment = side_member_real(in, j, "irq_per_segment",
+	    SIDE_WANT_ANY, &f->irq_per_segment);
+	return f->has_irq_per_segment == -1 ? -1 : 0;
+}
+
+static int
+warnings(struct side_in *in, const json_t *j, struct gb_side *s)
+{
+	char why[MEMBER_WHY_LEN], key[32];
+	const json_t *a;
+	size_t i;
+
+	in->obj = "";
+	if (side_member_get(in, j, "warnings", SIDE_WANT_VALUE, &a) == -1)
+		return -1;
+	if (!json_is_array(a) || json_array_size(a) > GB_MAX_WARNINGS)
+		return side_member_fail(in, "warnings", "is not an array of at "
+		    "most %d strings", GB_MAX_WARNINGS);
+	for (i = 0; i < json_array_size(a); i++)
+		if (member_check_string(json_array_get(a, i), s->warnings[i],
+		    GB_WARNING_LEN, why, sizeof(why)) == -1) {
+			snprintf(key, sizeof(key), "warnings[%zu]", i);
+			return side_member_fail(in, key, "%s", why);
+		}
+	s->nwarnings = (unsigned)json_array_size(a);
+	return 0;
+}
+
+/* context and capture: null, or an object their own module decodes. */
+static int
+module_member(struct side_in *in, const json_t *j, const char *key,
+    int (*decode)(const json_t *, void *, char *, size_t), void *out)
+{
+	const json_t *o;
+	char sub[GB_ERR_LEN];
+	int rc;
+
+	in->obj = "";
+	if ((rc = side_member_get(in, j, key, SIDE_WANT_ANY, &o)) != 1)
+		return rc;
+	/* The module's message already names "key.member". */
+	if (decode(o, out, sub, sizeof(sub)) == -1) {
+		snprintf(in->err, in->errlen, "%s", sub);
+		return -1;
+	}
+	return 1;
+}
+
+static int
+decode_context(const json_t *o, void *out, char *err, size_t errlen)
+{
+	return context_from_json(o, out, err, errlen);
+}
+
+static int
+decode_capture(const json_t *o, void *out, char *err, size_t errlen)
+{
+	return capture_from_json(o, out, err, errlen);
+}
+
+/* One of the names of enum gb_path. */
+static int
+path_member(struct side_in *in, const json_t *o, const char *key, int *out)
+{
+	char name[16];
+
+	if (side_member_string(in, o, key, SIDE_WANT_VALUE, name,
+	    sizeof(name)) == -1)
+		return -1;
+	if ((*out = datapath_lookup(name)) == -1)
+		return side_member_fail(in, key, "is not a data path: \"%s\"",
+		    name);
+	return 0;
+}
+
+/* A CPU number, or null for -1. */
+static int
+cpu_member(struct side_in *in, const json_t *o, const char *key, int *out)
+{
+	int rc;
+
+	if ((rc = side_member_int(in, o, key, SIDE_WANT_ANY, out)) == 0)
+		*out = -1;
+	return rc;
+}
+
+static int
+stream_figures(struct side_in *in, const json_t *o, struct gb_stream *g)
+{
+	int y = SIDE_WANT_VALUE;
+	double mbps;
+
+	if (!json_is_object(o)) {
+		in->obj = "";
+		return side_member_fail(in, "streams", "holds a non-object");
+	}
+	if (side_member_uint(in, o, "bytes", UINT64_MAX, y, &g->bytes) == -1 ||
+	    side_member_real(in, o, "seconds", y, &g->seconds) == -1 ||
+	    side_member_real(in, o, "mbps", y, &mbps) == -1 ||
+	    cpu_member(in, o, "cpu", &g->cpu) == -1 ||
+	    cpu_member(in, o, "pinned", &g->pinned) == -1 ||
+	    path_member(in, o, "data_path", &g->path) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+streams(struct side_in *in, const json_t *j, struct gb_side *s)
+{
+	const json_t *a;
+	size_t i;
+
+	in->obj = "";
+	in->leader = NULL;
+	if (side_member_get(in, j, "streams", SIDE_WANT_VALUE, &a) == -1)
+		return -1;
+	if (!json_is_array(a))
+		return side_member_fail(in, "streams", "is not an array");
+	if (json_array_size(a) > GB_MAX_STREAMS)
+		return side_member_fail(in, "streams", "has over %u entries",
+		    GB_MAX_STREAMS);
+	in->obj = "streams";
+	for (i = 0; i < json_array_size(a); i++)
+		if (stream_figures(in, json_array_get(a, i),
+		    &s->streams[i]) == -1)
+			return -1;
+	s->nstreams = (unsigned)json_array_size(a);
+	in->obj = "";
+	return 0;
+}
+
+/* -Z's counts: null, or copied <= completions <= sends. */
+static int
+zerocopy(struct side_in *in, const json_t *j, struct gb_zerocopy *z)
+{
+	const json_t *o;
+	int y = SIDE_WANT_VALUE;
+
+	if ((z->has = side_member_object(in, j, "zerocopy", SIDE_WANT_ANY,
+	    &o)) != 1)
+		return z->has;
+	if (side_member_uint(in, o, "sends", UINT64_MAX, y, &z->sends) == -1 ||
+	    side_member_uint(in, o, "completions", UINT64_MAX, y,
+	    &z->completions) == -1 ||
+	    side_member_uint(in, o, "copied", UINT64_MAX, y, &z->copied) == -1)
+		return -1;
+	if (z->completions > z->sends)
+		return side_member_fail(in, "completions", "is more than "
+		    "zerocopy.sends");
+	if (z->copied > z->completions)
+		return side_member_fail(in, "copied", "is more than "
+		    "zerocopy.completions");
+	return 0;
+}
+
+/* The data path, -Z's counts, the TOS byte, the pacing rate, streams. */
+static int
+path_details(struct side_in *in, const json_t *j, struct gb_side *s)
+{
+	uint64_t tos = 0, lowat = 0;
+	int rc;
+
+	in->obj = "";
+	in->leader = NULL;
+	if (path_member(in, j, "data_path", &s->data_path) == -1 ||
+	    zerocopy(in, j, &s->zerocopy) == -1)
+		return -1;
+	in->obj = "";
+	if ((rc = side_member_uint(in, j, "tos", 255, SIDE_WANT_ANY,
+	    &tos)) == -1)
+		return -1;
+	s->tos = rc == 1 ? (int)tos : -1;
+	if ((rc = side_member_uint(in, j, "rcvlowat", UINT32_MAX,
+	    SIDE_WANT_ANY, &lowat)) == -1)
+		return -1;
+	s->rcvlowat = rc == 1 ? (uint32_t)lowat : 0;
+	if ((s->has_fq_rate = side_member_uint(in, j, "fq_rate", UINT64_MAX,
+	    SIDE_WANT_ANY, &s->fq_rate)) == -1)
+		return -1;
+	return streams(in, j, s);
+}
+
+int
+side_in_detail(struct side_in *in, const json_t *j, struct gb_side *s)
+{
+	int rc;
+
+	if (tcp_details(in, j, &s->tcp) == -1 ||
+	    iface_details(in, j, &s->iface) == -1 ||
+	    warnings(in, j, s) == -1)
+		return -1;
+	if ((rc = module_member(in, j, "context", decode_context,
+	    &s->context)) == -1)
+		return -1;
+	s->context.has = rc;
+	if ((rc = module_member(in, j, "capture", decode_capture,
+	    &s->capture)) == -1)
+		return -1;
+	s->capture.has = rc;
+	return path_details(in, j, s);
+}
