@@ -135,6 +135,8 @@ fuzz_devnull(void)
 	return null;
 }
 
+static void fuzz_text_printable(const struct gb_result *);
+
 void
 fuzz_render_result(const struct gb_result *r)
 {
@@ -157,6 +159,38 @@ fuzz_render_result(const struct gb_result *r)
 		report_text(out, r, &st);
 	}
 	report_summary_line(out, r, 'm');
+	fuzz_text_printable(r);
+}
+
+/*
+ * Whatever a peer sent, the text report is lines of printable ASCII: no
+ * ESC, no carriage return, no byte a terminal would act on (the decoder
+ * refuses such strings; issue 14, item 4).
+ */
+static void
+fuzz_text_printable(const struct gb_result *r)
+{
+	struct report_style st;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		abort();
+	memset(&st, 0, sizeof(st));
+	st.unit = 'm';
+	st.verbose = 2;
+	report_text(f, r, &st);
+	report_summary_line(f, r, 'm');
+	fclose(f);
+	for (i = 0; i < len; i++)
+		if (text[i] != '\n' && ((unsigned char)text[i] < 0x20 ||
+		    (unsigned char)text[i] >= 0x7f)) {
+			fprintf(stderr, "fuzz: the text report holds byte "
+			    "0x%02x at %zu\n", (unsigned char)text[i], i);
+			abort();
+		}
+	free(text);
 }
 
 void

@@ -201,17 +201,14 @@ context_nums_ok(const char *s)
 }
 
 /*
- * NULL when s, already checked for its size and NUL bytes, may be in its
- * field; or why not.
+ * NULL when s, already checked for its size and to printable ASCII
+ * (member_check_string), may be in its field; or why not.
  */
 static const char *
 context_string_check(const struct context_member *m, const char *s)
 {
-	size_t	i;
+	size_t	i = strlen(s);
 
-	for (i = 0; s[i] != '\0'; i++)
-		if (s[i] < 0x20 || s[i] >= 0x7f)
-			return "holds a byte that is not printable ASCII";
 	if (i > 0 && m->kind == CONTEXT_NUMS && !context_nums_ok(s))
 		return "is not three numbers";
 	if (i > 0 && m->kind == CONTEXT_DUPLEX && strcmp(s, "full") != 0 &&

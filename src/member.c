@@ -102,6 +102,17 @@ member_check_real(const json_t *v, double *out, char *why, size_t whylen)
 	return 0;
 }
 
+static int
+member_printable(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
 int
 member_check_string(const json_t *v, char *out, size_t outlen, char *why,
     size_t whylen)
@@ -118,6 +129,13 @@ member_check_string(const json_t *v, char *out, size_t outlen, char *why,
 		    "%zu", outlen - 1, n);
 	if (memchr(json_string_value(v), '\0', n) != NULL)
 		return member_why(why, whylen, "holds a NUL byte");
+	/*
+	 * What a peer sends is printed on the other end: a newline would
+	 * forge a line of its own, an ESC a terminal's control sequence.
+	 */
+	if (!member_printable(json_string_value(v), n))
+		return member_why(why, whylen, "holds a byte that is not "
+		    "printable ASCII");
 	memcpy(out, json_string_value(v), n + 1);
 	return 0;
 }

@@ -608,9 +608,28 @@ proto_body_decode(int type, const uint8_t *body, size_t len,
 	return PROTO_OK;
 }
 
+/*
+ * A refusal or an error may quote what a peer sent (a name, a parser's
+ * complaint about its bytes): sent on with '?' for each byte that is not
+ * printable ASCII, since the peer's decoder refuses those (member.h).
+ */
+static const char *
+printable(const char *s, char *out, size_t outlen)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0' && i + 1 < outlen; i++)
+		out[i] = (unsigned char)s[i] < 0x20 ||
+		    (unsigned char)s[i] >= 0x7f ? '?' : s[i];
+	out[i] = '\0';
+	return out;
+}
+
 static json_t *
 encode_members(const struct proto_msg *m)
 {
+	char text[sizeof(m->message)];
+
 	switch (m->type) {
 	case PROTO_HELLO:
 		if (m->nonce[0] != '\0')
@@ -629,9 +648,10 @@ encode_members(const struct proto_msg *m)
 		    (json_int_t)m->stream);
 	case PROTO_REFUSE:
 		return json_pack("{s:i, s:s}", "code", m->refusal,
-		    "message", m->message);
+		    "message", printable(m->message, text, sizeof(text)));
 	case PROTO_ERROR:
-		return json_pack("{s:s}", "message", m->message);
+		return json_pack("{s:s}", "message",
+		    printable(m->message, text, sizeof(text)));
 	case PROTO_START:
 	case PROTO_AUTH:
 		return json_object();

@@ -54,6 +54,27 @@ feed(const uint8_t *buf, size_t len, struct proto_msg *m, char *err)
 	return rc;
 }
 
+/* An error message holding msg is refused by the decoder. */
+static void
+bad_message(const char *msg)
+{
+	struct proto_msg in, out;
+	char err[GB_ERR_LEN] = "";
+	uint8_t *buf;
+	size_t len;
+
+	memset(&in, 0, sizeof(in));
+	in.type = PROTO_ERROR;
+	snprintf(in.message, sizeof(in.message), "%s", msg);
+	buf = proto_encode(&in, &len);
+	assert_non_null(buf);
+	assert_int_equal(feed(buf, len, &out, err), PROTO_E_BODY);
+	if (strstr(err, "member \"message\" holds a byte that is not "
+	    "printable ASCII") == NULL)
+		fail_msg("%s", err);
+	free(buf);
+}
+
 static void
 roundtrip(struct proto_msg *in, struct proto_msg *out)
 {
@@ -188,7 +209,7 @@ test_roundtrip_small(void **state)
 	memset(&in, 0, sizeof(in));
 	in.type = PROTO_REFUSE;
 	in.refusal = PROTO_REFUSE_BUSY;
-	strcpy(in.message, "busy \"quoted\" \xc3\xa9");
+	strcpy(in.message, "busy \"quoted\" \\ ~");
 	roundtrip(&in, &out);
 	assert_int_equal(out.refusal, PROTO_REFUSE_BUSY);
 	assert_string_equal(out.message, in.message);
@@ -196,6 +217,17 @@ test_roundtrip_small(void **state)
 	in.type = PROTO_ERROR;
 	roundtrip(&in, &out);
 	assert_string_equal(out.message, in.message);
+
+	/*
+	 * What the peer prints must stay on its line and out of its
+	 * terminal's control: a newline, an ESC, a C1 control (UTF-8 C2 9B,
+	 * CSI) or any byte past ASCII is refused, the member named.
+	 */
+	bad_message("forged\ngigebench: line");
+	bad_message("\x1b[31mred");
+	bad_message("\x1b]0;title\x07");
+	bad_message("csi \xc2\x9b");
+	bad_message("caf\xc3\xa9");
 
 	memset(&in, 0, sizeof(in));
 	in.type = PROTO_START;

@@ -16,6 +16,7 @@
  *	is out of range (0 to 4294967295): -1	a signed C field
  *	is not a number / is not finite		reals
  *	is not a string / is too long (max 15 bytes): 22 / holds a NUL byte
+ *	holds a byte that is not printable ASCII	(below 0x20, 0x7f and up)
  *	is not a boolean
  *
  * Each decoder names the member its own way in front of that: the control
@@ -46,7 +47,7 @@ int	member_check_int(const json_t *, int64_t min, int64_t max,
 /* A finite, non-negative number (an integer is taken as a real too). */
 int	member_check_real(const json_t *, double *out, char *why,
 	    size_t whylen);
-/* A string shorter than outlen, without a NUL byte, copied into out. */
+/* A string of printable ASCII shorter than outlen, copied into out. */
 int	member_check_string(const json_t *, char *out, size_t outlen,
 	    char *why, size_t whylen);
 /* A JSON true or false, as 1 or 0. */
