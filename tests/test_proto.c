@@ -54,27 +54,6 @@ feed(const uint8_t *buf, size_t len, struct proto_msg *m, char *err)
 	return rc;
 }
 
-/* An error message holding msg is refused by the decoder. */
-static void
-bad_message(const char *msg)
-{
-	struct proto_msg in, out;
-	char err[GB_ERR_LEN] = "";
-	uint8_t *buf;
-	size_t len;
-
-	memset(&in, 0, sizeof(in));
-	in.type = PROTO_ERROR;
-	snprintf(in.message, sizeof(in.message), "%s", msg);
-	buf = proto_encode(&in, &len);
-	assert_non_null(buf);
-	assert_int_equal(feed(buf, len, &out, err), PROTO_E_BODY);
-	if (strstr(err, "member \"message\" holds a byte that is not "
-	    "printable ASCII") == NULL)
-		fail_msg("%s", err);
-	free(buf);
-}
-
 static void
 roundtrip(struct proto_msg *in, struct proto_msg *out)
 {
@@ -92,6 +71,34 @@ roundtrip(struct proto_msg *in, struct proto_msg *out)
 	assert_int_equal(out->type, in->type);
 	free(buf);
 }
+
+/*
+ * An error message whose JSON body holds msg (JSON escapes allowed) is
+ * refused by the decoder; proto_encode() itself sends such bytes as '?'.
+ */
+static void
+bad_message(const char *json_text, const char *raw)
+{
+	struct proto_msg in, out;
+	char body[256], err[GB_ERR_LEN] = "";
+	uint8_t *buf;
+	size_t len;
+
+	snprintf(body, sizeof(body), "{\"message\":\"%s\"}", json_text);
+	buf = frame(PROTO_ERROR, body, &len);
+	assert_int_equal(feed(buf, len, &out, err), PROTO_E_BODY);
+	if (strstr(err, "member \"message\" holds a byte that is not "
+	    "printable ASCII") == NULL)
+		fail_msg("%s", err);
+	free(buf);
+	memset(&in, 0, sizeof(in));
+	in.type = PROTO_ERROR;
+	snprintf(in.message, sizeof(in.message), "%s", raw);
+	roundtrip(&in, &out);
+	assert_int_equal(strlen(out.message), strlen(raw));
+	assert_null(strpbrk(out.message, "\n\x1b\x07"));
+}
+
 
 /* The key exchange's members: a nonce is 64 lowercase hex digits. */
 static void
@@ -223,11 +230,11 @@ test_roundtrip_small(void **state)
 	 * terminal's control: a newline, an ESC, a C1 control (UTF-8 C2 9B,
 	 * CSI) or any byte past ASCII is refused, the member named.
 	 */
-	bad_message("forged\ngigebench: line");
-	bad_message("\x1b[31mred");
-	bad_message("\x1b]0;title\x07");
-	bad_message("csi \xc2\x9b");
-	bad_message("caf\xc3\xa9");
+	bad_message("forged\\ngigebench: line", "forged\ngigebench: line");
+	bad_message("\\u001b[31mred", "\x1b[31mred");
+	bad_message("\\u001b]0;title\\u0007", "\x1b]0;title\x07");
+	bad_message("csi \\u009b", "csi \xc2\x9b");
+	bad_message("caf\\u00e9", "caf\xc3\xa9");
 
 	memset(&in, 0, sizeof(in));
 	in.type = PROTO_START;
