@@ -27,7 +27,7 @@
 #include "base/datapath.h"
 #include "host/netif.h"
 #include "cli/opts.h"
-#include "codec/proto.h"
+#include "base/result.h"
 #include "base/params.h"
 #include "base/units.h"
 
@@ -468,7 +468,7 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		    GB_MAX_DURATION_MS, "test duration", &p->duration_ms);
 	case 'C':
 		if (*arg == '\0' || strlen(arg) >= sizeof(p->cc) ||
-		    !proto_cc_ok(arg))
+		    !params_cc_ok(arg))
 			return opts_error(st, "congestion control name is "
 			    "invalid: %s", opts_shown(arg));
 		snprintf(p->cc, sizeof(p->cc), "%s", arg);
@@ -578,7 +578,7 @@ opts_seconds(struct opts_state *st, const char *arg, uint32_t min_ms,
 	return OPTS_OK;
 }
 
-/* -A: checked here as the listener will check it (proto.c). */
+/* -A: checked here as the listener will check it (params_check). */
 static int
 opts_affinity(struct opts_state *st, const char *arg, struct gb_params *p)
 {
@@ -643,7 +643,7 @@ opts_points_ok(const struct gb_opts *o, char *why, size_t len)
 		p = o->params;
 		memset(&set, 0, sizeof(set));
 		sweep_apply(&o->sweep, i, &p, &set);
-		if (proto_params_check(&p, sub, sizeof(sub)) == 0)
+		if (params_check(&p, sub, sizeof(sub)) == 0)
 			continue;
 		if (o->sweep.naxes == 0)
 			snprintf(why, len, "%s", sub);
