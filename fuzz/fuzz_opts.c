@@ -10,7 +10,7 @@
  * Oracles beyond the sanitizers: an error comes with a message (the man
  * page promises one line naming the option); a connecting command line
  * that parses gives parameters the listener accepts: they pass
- * proto_params_check() and survive a hello round trip, and so does every
+ * params_check() and survive a hello round trip, and so does every
  * sweep point (first, last and one between) once applied as sweeprun.c
  * applies it.  The option parser and the protocol are meant to share
  * their limits; this is where a drift would show.
@@ -69,7 +69,7 @@ check_params(const struct gb_params *p, const char *where)
 	size_t len, len2, off;
 	long n;
 
-	if (proto_params_check(p, err, sizeof(err)) == -1)
+	if (params_check(p, err, sizeof(err)) == -1)
 		fail(where, err);
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		abort();

@@ -1,12 +1,39 @@
 /*
- * params.c: the defaults of one test.  The values live here once, so the
- * option parser and the protocol start from the same test; the limits are
- * in params.h.
+ * params.c: the defaults of one test and the field table, the one place
+ * that says which range each numeric field of struct gb_params has and
+ * whether 0 stands for "default" there.  The option parser, the hello's
+ * decoder and params_check() take their numbers from here; the limits
+ * themselves are named in params.h.  Pure: no I/O, no state.
  */
 
 #include <string.h>
 
 #include "base/params.h"
+
+#define F(id, k, lo, hi, zero) [id] = { #k, lo, hi, zero, \
+	offsetof(struct gb_params, k), sizeof(((struct gb_params *)0)->k) }
+
+static const struct params_field params_fields[PF_COUNT] = {
+	F(PF_DIRECTION, direction, 0, 1, 0),
+	F(PF_BUFLEN, buflen, GB_MIN_BUFLEN, GB_MAX_BUFLEN, 0),
+	F(PF_NBUF, nbuf, 1, GB_MAX_NBUF, 1),		/* 0: no count */
+	F(PF_DURATION_MS, duration_ms, GB_MIN_DURATION_MS,
+	    GB_MAX_DURATION_MS, 0),
+	F(PF_STREAMS, streams, 1, GB_MAX_STREAMS, 0),
+	F(PF_SNDBUF, sndbuf, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF, 1),
+	F(PF_RCVBUF, rcvbuf, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF, 1),
+	F(PF_MSS, mss, GB_MIN_MSS, GB_MAX_MSS, 1),
+	F(PF_INTERVAL_MS, interval_ms, GB_MIN_INTERVAL_MS,
+	    GB_MAX_INTERVAL_MS, 1),				/* 0: no reports */
+	F(PF_LINK_MBPS, link_mbps, 1, GB_MAX_LINK_MBPS, 1), /* 0: measured */
+	F(PF_MTU, mtu, GB_MIN_MTU, GB_MAX_MTU, 1),	/* 0: unchanged */
+	F(PF_FQ_RATE, fq_rate, GB_MIN_FQ_RATE, GB_MAX_FQ_RATE, 1),
+	F(PF_TOS, tos, 0, GB_MAX_TOS, 0),
+};
+#undef F
+
+/* direction is an int of 0 or 1, read and written as its 4 bytes. */
+_Static_assert(sizeof(int) == sizeof(uint32_t), "int is not 32 bits");
 
 void
 params_init(struct gb_params *p)
@@ -22,6 +49,45 @@ params_init(struct gb_params *p)
 	p->mss = 0;
 	p->nodelay = 0;
 	p->interval_ms = 0;
+}
+
+const struct params_field *
+params_field(enum params_field_id id)
+{
+	return &params_fields[id];
+}
+
+uint64_t
+params_wire_min(enum params_field_id id)
+{
+	return params_fields[id].zero_off ? 0 : params_fields[id].min;
+}
+
+uint64_t
+params_get(const struct gb_params *p, enum params_field_id id)
+{
+	const struct params_field *f = &params_fields[id];
+	uint64_t v;
+	uint32_t v32;
+
+	if (f->size == sizeof(v)) {
+		memcpy(&v, (const char *)p + f->off, sizeof(v));
+		return v;
+	}
+	memcpy(&v32, (const char *)p + f->off, sizeof(v32));
+	return v32;
+}
+
+void
+params_set(struct gb_params *p, enum params_field_id id, uint64_t v)
+{
+	const struct params_field *f = &params_fields[id];
+	uint32_t v32 = (uint32_t)v;	/* every 4-byte field's max fits */
+
+	if (f->size == sizeof(v))
+		memcpy((char *)p + f->off, &v, sizeof(v));
+	else
+		memcpy((char *)p + f->off, &v32, sizeof(v32));
 }
 
 unsigned

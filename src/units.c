@@ -3,8 +3,11 @@
  *
  * Sizes are decimal integers with an optional K, M or G suffix (powers of
  * 1024, either case), as ttcp and nuttcp read them; seconds are decimal
- * numbers with an optional fraction, kept to the millisecond.  Nothing else
- * is accepted: no sign, no blanks, no hex, no exponent, no trailing junk.
+ * numbers with an optional fraction, kept to the millisecond; rates are
+ * 1000-based bits per second with a k, m, g or t suffix (a bare number is
+ * Mbit/s), read by one scanner for the link rate and the pacing rate.
+ * Nothing else is accepted: no sign, no blanks, no hex, no exponent, no
+ * trailing junk.
  * A number is first checked for its shape and only then for its range, so
  * "12Q" is "not a size" and "99999999999G" is "too large".
  *
@@ -26,7 +29,8 @@ enum units_scan {
 	UNITS_OK = 0,
 	UNITS_INVALID,		/* not the expected shape */
 	UNITS_NEGATIVE,		/* the right shape behind a '-' */
-	UNITS_OVERFLOW		/* the right shape, more than 64 bits */
+	UNITS_OVERFLOW,		/* the right shape, more than 64 bits */
+	UNITS_RANGE		/* the right shape, outside [min, max] */
 };
 
 /* Size suffixes, largest first so formatting picks the largest exact one. */
@@ -336,51 +340,126 @@ units_rate(double bits_per_s, char letter, const char **label)
 	return bits_per_s / rate_units[m].divisor;
 }
 
+/* Rate suffixes: 1000-based bits per second. */
+static const struct {
+	char		letter;
+	uint64_t	bits;
+} bit_units[] = {
+	{ 'k', UINT64_C(1000) },
+	{ 'm', UINT64_C(1000000) },
+	{ 'g', UINT64_C(1000000000) },
+	{ 't', UINT64_C(1000000000000) },
+};
+#define NBIT_UNITS	(sizeof(bit_units) / sizeof(bit_units[0]))
+
+/*
+ * The one rate scanner: "DIGITS[LETTER]", a letter of `letters` in either
+ * case (bare: Mbit/s), into *out units of unit_bits bit/s within [min,
+ * max] of that unit, without overflowing on the way (max * unit_bits
+ * must fit 64 bits).
+ */
+static enum units_scan
+units_scan_rate(const char *s, const char *letters, uint64_t unit_bits,
+    uint64_t min, uint64_t max, uint64_t *out)
+{
+	enum units_scan	 r;
+	const char	*p = s;
+	uint64_t	 v, bits = UINT64_C(1000000);
+	unsigned	 n, i;
+
+	if ((r = units_scan_digits(&p, &v, &n)) == UNITS_INVALID ||
+	    (p[0] != '\0' && p[1] != '\0'))
+		return UNITS_INVALID;
+	if (*p != '\0') {
+		for (i = 0; i < NBIT_UNITS; i++)
+			if (bit_units[i].letter == (*p | 0x20))
+				break;
+		if (i == NBIT_UNITS || strchr(letters, bit_units[i].letter) ==
+		    NULL)
+			return UNITS_INVALID;
+		bits = bit_units[i].bits;
+	}
+	if (r == UNITS_OVERFLOW)
+		return r;
+	if (v > max * unit_bits / bits || v * bits / unit_bits < min)
+		return UNITS_RANGE;
+	*out = v * bits / unit_bits;
+	return UNITS_OK;
+}
+
+/* A rate in bit/s as the largest exact suffix: 1000 -> "1k". */
+static const char *
+units_format_bits(uint64_t bits, char *buf, size_t len)
+{
+	size_t	i;
+
+	for (i = NBIT_UNITS; i-- > 0 && bits != 0;) {
+		if (bits % bit_units[i].bits == 0) {
+			snprintf(buf, len, "%" PRIu64 "%c",
+			    bits / bit_units[i].bits, bit_units[i].letter);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, bits);
+	return buf;
+}
+
 /*
  * A link rate, "1g", "2500m", "10G", "100" (bare: Mbit/s), into Mbit/s.
- * Rates are bits and 1000-based, as link speeds are quoted.
+ * Rates are bits and 1000-based, as link speeds are quoted.  A number
+ * past 64 bits is out of range.
  */
 int
 units_parse_rate_mbps(const char *s, uint64_t min, uint64_t max,
     const char *what, uint64_t *out, char *err, size_t errlen)
 {
-	const char	*p = s;
-	uint64_t	 v, mult = 1;
-	unsigned	 n;
+	enum units_scan r;
 
 	if (*s == '\0') {
 		units_error(err, errlen, what, s, "is empty");
 		return -1;
 	}
-	if (units_scan_digits(&p, &v, &n) == UNITS_INVALID ||
-	    (p[0] != '\0' && p[1] != '\0')) {
+	r = units_scan_rate(s, "mgt", UINT64_C(1000000), min, max, out);
+	if (r == UNITS_INVALID) {
 		units_error(err, errlen, what, s,
 		    "is not a rate (like 100m, 1g, 10g; bare: Mbit/s)");
 		return -1;
 	}
-	switch (*p) {
-	case '\0':
-	case 'm':
-	case 'M':
-		break;
-	case 'g':
-	case 'G':
-		mult = 1000;
-		break;
-	case 't':
-	case 'T':
-		mult = 1000 * 1000;
-		break;
-	default:
-		units_error(err, errlen, what, s,
-		    "is not a rate (like 100m, 1g, 10g; bare: Mbit/s)");
-		return -1;
-	}
-	if (v > max / mult || v * mult < min) {
+	if (r != UNITS_OK) {
 		units_error(err, errlen, what, s, "is out of range "
 		    "(%" PRIu64 "m-%" PRIu64 "m)", min, max);
 		return -1;
 	}
-	*out = v * mult;
+	return 0;
+}
+
+/*
+ * A pacing rate, "500m", "1g", "1k" (bare: Mbit/s), into bytes per
+ * second: the socket option wants bytes, so the value is divided by 8
+ * here, once.  A number past 64 bits is not a rate.
+ */
+int
+units_parse_rate_bytes(const char *s, uint64_t min, uint64_t max,
+    const char *what, uint64_t *out, char *err, size_t errlen)
+{
+	enum units_scan	r;
+	char		lo[32], hi[32];
+
+	if (*s == '\0') {
+		units_error(err, errlen, what, s, "is empty");
+		return -1;
+	}
+	r = units_scan_rate(s, "kmgt", 8, min, max, out);
+	if (r == UNITS_INVALID || r == UNITS_OVERFLOW) {
+		units_error(err, errlen, what, s,
+		    "is not a rate (like 500m, 1g; bare: Mbit/s)");
+		return -1;
+	}
+	if (r != UNITS_OK) {
+		units_error(err, errlen, what, s, "is out of range (%s-%s)",
+		    units_format_bits(min * 8, lo, sizeof(lo)),
+		    units_format_bits(max * 8, hi, sizeof(hi)));
+		return -1;
+	}
 	return 0;
 }

@@ -97,6 +97,9 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--sendfile", "--skip-rx-copy" }, F_RX_PATH,
 	    GB_PATH_SKIP_RX_COPY },
 	{ { "-tZ", "h" }, F_TX_PATH, GB_PATH_ZEROCOPY },
+	/* -Z's exact ring: 4 x 5M per stream, 12 streams within 256 MiB */
+	{ { "-t", "h", "-Z", "-l", "5M", "-P", "12" }, F_STREAMS, 12 },
+	{ { "-t", "h", "-Z", "-l", "17M", "-P", "15" }, F_STREAMS, 15 },
 	/* -A: the list as given, checked */
 	{ { "-t", "h" }, F_AFFINITY_LEN, 0 },
 	{ { "-t", "h", "-A", "0,1" }, F_AFFINITY_LEN, 3 },
@@ -270,6 +273,16 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-C", "reno", "--sweep", "cc=bbr" }, "-C", "--sweep",
 	    NULL },
 	{ { "--restore", "-t", "h" }, "--restore", "--restore", NULL },
+	/* the listener's memory, -Z's ring as the sender allocates it */
+	{ { "-t", "h", "-Z", "-l", "5M", "-P", "13" }, "13", "20971520",
+	    "streams x buffer memory is over the limit of 256 MiB: 13 x "
+	    "20971520 bytes (with -Z's ring)" },
+	{ { "-t", "h", "-Z", "-l", "4M", "-P", "9" }, "9", "33554432",
+	    "streams x buffer memory is over the limit of 256 MiB: 9 x "
+	    "33554432 bytes (with -Z's ring)" },
+	{ { "-t", "h", "-l", "64M", "-P", "5" }, "5", "67108864",
+	    "streams x buffer memory is over the limit of 256 MiB: 5 x "
+	    "67108864 bytes" },
 	/* one data path per end */
 	{ { "-t", "h", "-Z", "--sendfile" }, "--sendfile", "-Z",
 	    "--sendfile: cannot be used with -Z" },

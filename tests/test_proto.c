@@ -620,50 +620,50 @@ test_params_check(void **state)
 
 	(void)state;
 	params_init(&p);
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), 0);
+	assert_int_equal(params_check(&p, err, sizeof(err)), 0);
 	p.interval_ms = 20000;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "interval"));
 	params_init(&p);
 	p.streams = 32;
 	p.buflen = 64u * 1024 * 1024;	/* 2 GiB of buffers on the listener */
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "limit"));
 	p.streams = 4;			/* 256 MiB: at the limit */
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), 0);
+	assert_int_equal(params_check(&p, err, sizeof(err)), 0);
 	params_init(&p);
 	p.sndbuf = 10;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "socket buffer"));
 
 	/* issue 5's fields, as a caller other than the decoder sets them */
 	params_init(&p);
 	p.tx_path = GB_PATH_SPLICE;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "data path"));
 	params_init(&p);
 	p.rx_path = GB_PATH_ZEROCOPY;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	params_init(&p);
 	p.rx_path = GB_PATH_COUNT;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	params_init(&p);
 	p.tx_path = GB_PATH_SENDFILE;
 	p.rx_path = GB_PATH_SKIP_RX_COPY;
 	strcpy(p.affinity, "0,1");
 	p.fq_rate = GB_MAX_FQ_RATE;
 	p.tos = GB_MAX_TOS;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), 0);
+	assert_int_equal(params_check(&p, err, sizeof(err)), 0);
 	p.fq_rate = GB_MAX_FQ_RATE + 1;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "pacing rate"));
 	p.fq_rate = 0;
 	p.tos = GB_MAX_TOS + 1;
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "TOS"));
 	p.tos = 0;
 	strcpy(p.affinity, "1,");
-	assert_int_equal(proto_params_check(&p, err, sizeof(err)), -1);
+	assert_int_equal(params_check(&p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "affinity"));
 }
 

@@ -385,6 +385,46 @@ test_rate(void **state)
 	assert_true(units_rate(1e6, 'm', NULL) == 1.0);
 }
 
+/* The one rate scanner, as --link-rate (Mbit/s) and --fq-rate (bytes/s). */
+static void
+test_parse_rates(void **state)
+{
+	char err[128];
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(units_parse_rate_mbps("10g", 1, 10000000, "link rate",
+	    &v, err, sizeof(err)), 0);
+	assert_true(v == 10000);
+	assert_int_equal(units_parse_rate_mbps("10T", 1, 10000000, "link rate",
+	    &v, err, sizeof(err)), 0);
+	assert_true(v == 10000000);
+	assert_int_equal(units_parse_rate_mbps("1k", 1, 10000000, "link rate",
+	    &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "link rate is not a rate (like 100m, 1g, "
+	    "10g; bare: Mbit/s): 1k");
+	assert_int_equal(units_parse_rate_mbps("99999999999999999999", 1,
+	    10000000, "link rate", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "link rate is out of range (1m-10000000m): "
+	    "99999999999999999999");
+	assert_int_equal(units_parse_rate_bytes("1k", 125,
+	    UINT64_C(1250000000000), "pacing rate", &v, err, sizeof(err)), 0);
+	assert_true(v == 125);
+	assert_int_equal(units_parse_rate_bytes("100", 125,
+	    UINT64_C(1250000000000), "pacing rate", &v, err, sizeof(err)), 0);
+	assert_true(v == 12500000);
+	assert_int_equal(units_parse_rate_bytes("11t", 125,
+	    UINT64_C(1250000000000), "pacing rate", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "pacing rate is out of range (1k-10t): 11t");
+	assert_int_equal(units_parse_rate_bytes("99999999999999999999", 125,
+	    UINT64_C(1250000000000), "pacing rate", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "pacing rate is not a rate (like 500m, 1g; "
+	    "bare: Mbit/s): 99999999999999999999");
+	assert_int_equal(units_parse_rate_bytes("", 125,
+	    UINT64_C(1250000000000), "pacing rate", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "pacing rate is empty: \"\"");
+}
+
 static void
 test_rate_letter(void **state)
 {
@@ -410,6 +450,7 @@ main(void)
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_size_round_trip),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_parse_rates),
 		cmocka_unit_test(test_rate_letter),
 	};
 

@@ -1,12 +1,16 @@
 /*
  * params.h: the parameters of one test.  The connecting side decides every
  * one of them and sends them to the listener in the hello message; the
- * listener range-checks them again (proto.c) before acting on them.
- * Plain data, no behaviour.
+ * listener range-checks them again (params_check) before acting on them.
+ *
+ * Each numeric field's range is stated once, in the field table
+ * (params.c): the option parser (opts*.c), the hello's decoder
+ * (params_json.c) and params_check() read it from there.  Pure: no I/O.
  */
 #ifndef GB_PARAMS_H
 #define GB_PARAMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum gb_direction {
@@ -84,12 +88,64 @@ struct gb_params {
 	uint32_t	tos;		/* --tos: IP_TOS / IPV6_TCLASS, 0 = default */
 };
 
+/*
+ * The numeric fields of struct gb_params, in the order the hello's
+ * decoder reads them.
+ */
+enum params_field_id {
+	PF_DIRECTION = 0,
+	PF_BUFLEN,
+	PF_NBUF,
+	PF_DURATION_MS,
+	PF_STREAMS,
+	PF_SNDBUF,
+	PF_RCVBUF,
+	PF_MSS,
+	PF_INTERVAL_MS,
+	PF_LINK_MBPS,
+	PF_MTU,
+	PF_FQ_RATE,
+	PF_TOS,
+	PF_COUNT
+};
+
+/*
+ * One row of the field table.  A value is valid when it is within
+ * [min, max], or when it is 0 and zero_off says that 0 stands for "the
+ * default" or "none" (the kernel's socket buffer, no count limit, no
+ * interval reports).  The command line takes [min, max] (it has no way
+ * to say 0); the hello carries 0 too where zero_off.
+ */
+struct params_field {
+	const char	*key;		/* JSON member: the struct member's name */
+	uint64_t	 min, max;
+	int		 zero_off;	/* 0 is valid: default or none */
+	size_t		 off, size;	/* in struct gb_params; size 4 or 8 */
+};
+
 void	params_init(struct gb_params *);
+const struct params_field *params_field(enum params_field_id);
+uint64_t params_get(const struct gb_params *, enum params_field_id);
+/* v must be within the field's range (or 0 where zero_off). */
+void	params_set(struct gb_params *, enum params_field_id, uint64_t v);
+/* The smallest value the hello may carry: 0 where zero_off, else min. */
+uint64_t params_wire_min(enum params_field_id);
 /*
  * -Z's ring: XFER_ZC_RING (8) buffers of buflen, halved until the ring is
  * within GB_ZC_RING_BYTES, at least one.  The sender allocates this many;
- * the listener's memory check counts them.
+ * params_check() counts them in the listener's memory.
  */
 unsigned params_zc_ring_count(uint32_t buflen);
+
+/*
+ * params_check.c: what the listener checks before acting on a test (and
+ * the option parser at every point of a sweep): memory, the ranges the
+ * hello's member ranges cannot say (0 or at least the minimum), the CPU
+ * list, the data paths, the congestion control name, the interval
+ * against the duration.  0, or -1 with a reason in err.
+ */
+int	params_check(const struct gb_params *, char *err, size_t errlen);
+/* A kernel congestion control name's shape, or "" for the default. */
+int	params_cc_ok(const char *);
 
 #endif /* GB_PARAMS_H */

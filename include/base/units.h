@@ -22,8 +22,16 @@ int		 units_parse_seconds(const char *s, uint32_t min_ms,
 /* Parse a decimal integer within [min, max]. */
 int		 units_parse_uint(const char *s, uint64_t min, uint64_t max,
 		    const char *what, uint64_t *out, char *err, size_t errlen);
-/* Parse a link rate "1g", "2500m", "100" (Mbit/s) into Mbit/s. */
+/*
+ * Rates are 1000-based bits per second with a suffix letter, and a bare
+ * number is Mbit/s.  A link rate "1g", "2500m", "100" (m, g, t) into
+ * Mbit/s within [min, max]:
+ */
 int		 units_parse_rate_mbps(const char *s, uint64_t min,
+		    uint64_t max, const char *what, uint64_t *out,
+		    char *err, size_t errlen);
+/* A pacing rate "500m", "1k", "10t" (k, m, g, t) into bytes/s: */
+int		 units_parse_rate_bytes(const char *s, uint64_t min,
 		    uint64_t max, const char *what, uint64_t *out,
 		    char *err, size_t errlen);
 /* Format bytes as "64K"/"1M"/"1000" when exact, for messages. */

@@ -147,9 +147,6 @@ int	proto_body_decode(int type, const uint8_t *body, size_t len,
  */
 uint8_t	*proto_encode(const struct proto_msg *, size_t *len);
 
-/* Range checks shared with the listener: 0 or -1 with a reason. */
-int	proto_params_check(const struct gb_params *, char *err, size_t errlen);
-int	proto_cc_ok(const char *);
 const char *proto_status_str(int status);
 const char *proto_type_str(int type);
 const char *proto_refusal_str(int refusal);

@@ -1,0 +1,130 @@
+/*
+ * opts_check.c: the combinations of options, once the whole command line
+ * is read: one role, one address family, one data path per end, the
+ * listener's own options without a host, the interval within the test,
+ * and, at every point of a sweep, what the listener would refuse
+ * (params_check), so that it is a usage error here and not a refusal
+ * half way through.  Writes only the message of opts_state.h; no I/O.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/params.h"
+#include "base/result.h"
+#include "base/sweep.h"
+#include "cli/opts.h"
+#include "opts_state.h"
+
+/* Each point of a sweep (or the one test) as the listener checks it. */
+static int
+opts_points_ok(const struct gb_opts *o, char *why, size_t len)
+{
+	struct gb_params	 p;
+	struct sweep_setting	 set;
+	unsigned		 i, n = sweep_npoints(&o->sweep);
+	char			 sub[GB_ERR_LEN], v[32];
+
+	for (i = 0; i < n; i++) {
+		p = o->params;
+		memset(&set, 0, sizeof(set));
+		sweep_apply(&o->sweep, i, &p, &set);
+		if (params_check(&p, sub, sizeof(sub)) == 0)
+			continue;
+		if (o->sweep.naxes == 0)
+			snprintf(why, len, "%s", sub);
+		else
+			snprintf(why, len, "--sweep point %u (%s=%s): %.180s",
+			    i + 1,
+			    sweep_param_name(o->sweep.axes[0].param),
+			    sweep_value_text(&o->sweep, 0, i, v, sizeof(v)),
+			    sub);
+		return -1;
+	}
+	return 0;
+}
+
+/* One path per end: -Z or --sendfile; --skip-rx-copy or --splice. */
+static int
+opts_paths(struct opts_state *st)
+{
+	if (st->zflag && st->sendfile) {
+		snprintf(st->name, sizeof(st->name), "--sendfile");
+		return opts_error(st, "cannot be used with -Z");
+	}
+	if (st->skip_rx_copy && st->splice) {
+		snprintf(st->name, sizeof(st->name), "--splice");
+		return opts_error(st, "cannot be used with --skip-rx-copy");
+	}
+	return OPTS_OK;
+}
+
+/* The combinations, once the whole line is known. */
+int
+opts_check(struct gb_opts *o, struct opts_state *st)
+{
+	struct gb_params	*p = &o->params;
+	char			 dur[32], why[GB_ERR_LEN];
+
+	if (st->restore) {
+		if (st->tflag || st->rflag || st->Sflag || o->host != NULL)
+			return opts_error(st, "--restore takes no other role "
+			    "or host");
+		o->role = GB_ROLE_RESTORE;
+		return OPTS_OK;
+	}
+	if (!st->tflag && !st->rflag && !st->Sflag)
+		return opts_error(st, "one of -t, -r or -S is needed");
+	snprintf(st->name, sizeof(st->name), "%s",
+	    st->tflag ? "-t" : st->Sflag ? "-S" : "-r");
+	if (st->tflag && st->rflag)
+		return opts_error(st, "cannot be used with -r");
+	if (st->tflag && st->Sflag)
+		return opts_error(st, "cannot be used with -S");
+	if (st->tflag && o->host == NULL)
+		return opts_error(st, "needs a host to transmit to");
+	if (st->Sflag && o->host != NULL)
+		return opts_error(st, "takes no host: %s", o->host);
+	if (st->inet4 && st->inet6) {
+		snprintf(st->name, sizeof(st->name), "-6");
+		return opts_error(st, "cannot be used with -4");
+	}
+
+	if (p->mtu != 0 && sweep_has(&o->sweep, SWEEP_MTU)) {
+		snprintf(st->name, sizeof(st->name), "--mtu");
+		return opts_error(st, "cannot be used with --sweep mtu=...");
+	}
+	if (opts_paths(st) == OPTS_ERROR)
+		return OPTS_ERROR;
+	if (p->cc[0] != '\0' && sweep_has(&o->sweep, SWEEP_CC)) {
+		snprintf(st->name, sizeof(st->name), "-C");
+		return opts_error(st, "cannot be used with --sweep cc=...");
+	}
+	o->role = o->host != NULL ? GB_ROLE_CONNECT : GB_ROLE_LISTEN;
+	if (o->host != NULL && st->listener_only[0] != '\0') {
+		snprintf(st->name, sizeof(st->name), "%s", st->listener_only);
+		return opts_error(st, "only a listener takes it (no host): %s",
+		    o->host);
+	}
+	p->direction = st->rflag && o->host != NULL ?
+	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;
+	/* ttcp's -n alone runs until the count is done. */
+	if (p->nbuf != 0 && st->duration_arg == NULL)
+		p->duration_ms = GB_MAX_DURATION_MS;
+	if (p->interval_ms > p->duration_ms) {
+		if (st->duration_arg == NULL)
+			snprintf(dur, sizeof(dur), "%u",
+			    GB_DEFAULT_DURATION_MS / 1000);
+		else
+			snprintf(dur, sizeof(dur), "%s", st->duration_arg);
+		snprintf(st->name, sizeof(st->name), "-i");
+		return opts_error(st, "report interval is longer than the "
+		    "test (-T %s): %s", dur, st->interval_arg);
+	}
+	/* What the listener would refuse is a usage error here, at every
+	 * point of a sweep, not half way through it. */
+	if (opts_points_ok(o, why, sizeof(why)) == -1) {
+		*st->name = '\0';
+		return opts_error(st, "%s", why);
+	}
+	return OPTS_OK;
+}

@@ -1,0 +1,155 @@
+/*
+ * params_check.c: the checks a listener makes on a test's parameters
+ * before it acts on them, and the option parser at every point of a sweep
+ * (so that what the listener would refuse is a usage error).  The hello's
+ * decoder has already held each member to its range of the field table;
+ * here is what a range cannot say: a memory total, "0 or at least the
+ * minimum", the CPU list, the data paths, the congestion control name and
+ * the interval against the duration.  Pure: no I/O; a reason goes into
+ * the caller's buffer.
+ */
+#include <stdio.h>
+
+#include "base/cpulist.h"
+#include "base/params.h"
+#include "base/result.h"
+
+/* Below the field's minimum but not its "default" 0. */
+static int
+params_below(const struct gb_params *p, enum params_field_id id)
+{
+	uint64_t v = params_get(p, id);
+
+	return v != 0 && v < params_field(id)->min;
+}
+
+/* Neither 0 where 0 is the default, nor within [min, max]. */
+static int
+params_outside(const struct gb_params *p, enum params_field_id id)
+{
+	const struct params_field *f = params_field(id);
+	uint64_t v = params_get(p, id);
+
+	if (v == 0 && f->zero_off)
+		return 0;
+	return v < f->min || v > f->max;
+}
+
+/*
+ * A peer must not make the listener allocate gigabytes: streams x the
+ * buffers of one stream, which are -Z's whole ring (params_zc_ring_count,
+ * as the sender allocates it) or one buffer.
+ */
+static int
+params_memory_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	uint64_t per = p->buflen;
+	int zc = p->tx_path == GB_PATH_ZEROCOPY;
+
+	if (zc)
+		per *= params_zc_ring_count(p->buflen);
+	if ((uint64_t)p->streams * per <= GB_MAX_BUF_TOTAL)
+		return 0;
+	snprintf(err, errlen, "streams x buffer memory is over the limit of "
+	    "%u MiB: %u x %llu bytes%s", GB_MAX_BUF_TOTAL >> 20, p->streams,
+	    (unsigned long long)per, zc ? " (with -Z's ring)" : "");
+	return -1;
+}
+
+/* The smallest settings: 0 (the kernel's) or at least the minimum. */
+static int
+params_min_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	if (params_below(p, PF_MSS)) {
+		snprintf(err, errlen, "mss is too small (min %llu): %u",
+		    (unsigned long long)params_field(PF_MSS)->min, p->mss);
+		return -1;
+	}
+	if (params_below(p, PF_SNDBUF) || params_below(p, PF_RCVBUF)) {
+		snprintf(err, errlen, "socket buffer is too small (min %llu)",
+		    (unsigned long long)params_field(PF_SNDBUF)->min);
+		return -1;
+	}
+	if (params_below(p, PF_MTU)) {
+		snprintf(err, errlen, "mtu is too small (min %llu): %u",
+		    (unsigned long long)params_field(PF_MTU)->min, p->mtu);
+		return -1;
+	}
+	return 0;
+}
+
+/* -A, the data paths, --fq-rate and --tos. */
+static int
+params_path_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	const struct params_field *fq = params_field(PF_FQ_RATE);
+	const struct params_field *tos = params_field(PF_TOS);
+	char why[GB_ERR_LEN];
+	size_t n;
+
+	if (p->affinity[0] != '\0' && cpulist_parse(p->affinity, NULL, 0, &n,
+	    why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "affinity: %s", why);
+		return -1;
+	}
+	if ((p->tx_path != 0 && p->tx_path != GB_PATH_ZEROCOPY &&
+	    p->tx_path != GB_PATH_SENDFILE) || (p->rx_path != 0 &&
+	    p->rx_path != GB_PATH_SKIP_RX_COPY &&
+	    p->rx_path != GB_PATH_SPLICE)) {
+		snprintf(err, errlen, "data path is invalid: %d, %d",
+		    p->tx_path, p->rx_path);
+		return -1;
+	}
+	if (params_outside(p, PF_FQ_RATE)) {
+		snprintf(err, errlen, "pacing rate is out of range "
+		    "(%llu-%llu bytes/s): %llu", (unsigned long long)fq->min,
+		    (unsigned long long)fq->max,
+		    (unsigned long long)p->fq_rate);
+		return -1;
+	}
+	if (params_outside(p, PF_TOS)) {
+		snprintf(err, errlen, "TOS is out of range (%llu-%llu): %u",
+		    (unsigned long long)tos->min,
+		    (unsigned long long)tos->max, p->tos);
+		return -1;
+	}
+	return 0;
+}
+
+int
+params_cc_ok(const char *cc)
+{
+	size_t i;
+
+	for (i = 0; cc[i] != '\0'; i++)
+		if (!((cc[i] >= 'a' && cc[i] <= 'z') ||
+		    (cc[i] >= 'A' && cc[i] <= 'Z') ||
+		    (cc[i] >= '0' && cc[i] <= '9') || cc[i] == '_' ||
+		    cc[i] == '-'))
+			return 0;
+	return i < 16;
+}
+
+int
+params_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	if (params_memory_check(p, err, errlen) == -1 ||
+	    params_min_check(p, err, errlen) == -1 ||
+	    params_path_check(p, err, errlen) == -1)
+		return -1;
+	if (!params_cc_ok(p->cc)) {
+		snprintf(err, errlen, "congestion control name is invalid: "
+		    "\"%s\"", p->cc);
+		return -1;
+	}
+	/* The interval's upper bound is this test's duration. */
+	if (p->interval_ms != 0 && (p->interval_ms <
+	    params_field(PF_INTERVAL_MS)->min ||
+	    p->interval_ms > p->duration_ms)) {
+		snprintf(err, errlen, "interval is out of range (%llu ms-%u ms): "
+		    "%u ms", (unsigned long long)params_field(PF_INTERVAL_MS)->min,
+		    p->duration_ms, p->interval_ms);
+		return -1;
+	}
+	return 0;
+}
