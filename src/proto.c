@@ -15,8 +15,6 @@
 
 #include <jansson.h>
 
-#include "base/cpulist.h"
-#include "base/datapath.h"
 #include "codec/member.h"
 #include "codec/params_json.h"
 #include "codec/proto.h"
