@@ -139,7 +139,7 @@ outq_new(struct event_base *base, int fd, size_t cap_bytes)
 {
 	struct outq *q;
 
-	if (base == NULL || fd < 0 || cap_bytes == 0) {
+	if (fd < 0 || cap_bytes == 0) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -149,25 +149,49 @@ outq_new(struct event_base *base, int fd, size_t cap_bytes)
 	q->cap = cap_bytes;
 	if (outq_setup_fd(q) == -1)
 		goto error;
-	if (q->mode != OUTQ_DIRECT &&
-	    (q->ev = event_new(base, q->wfd, EV_WRITE, on_writable, q)) == NULL) {
-		errno = ENOMEM;
-		goto error;
-	}
 	if (pthread_mutex_init(&q->mu, NULL) != 0) {
 		errno = ENOMEM;
 		goto error;
 	}
+	if (outq_set_base(q, base) == -1) {
+		pthread_mutex_destroy(&q->mu);
+		goto error;
+	}
 	return q;
 error:
-	if (q->ev != NULL)
-		event_free(q->ev);
 	if (q->wfd != q->fd)
 		close(q->wfd);
 	if (q->restore_flags != -1)
 		fcntl(q->fd, F_SETFL, q->restore_flags);
 	free(q);
 	return NULL;
+}
+
+int
+outq_set_base(struct outq *q, struct event_base *base)
+{
+	struct event *old, *ev = NULL;
+
+	/* Freed unlocked: event_free waits for a running on_writable,
+	 * which may be waiting for the lock. */
+	pthread_mutex_lock(&q->mu);
+	old = q->ev;
+	q->ev = NULL;
+	pthread_mutex_unlock(&q->mu);
+	if (old != NULL)
+		event_free(old);
+	if (base == NULL || q->mode == OUTQ_DIRECT)
+		return 0;
+	if ((ev = event_new(base, q->wfd, EV_WRITE, on_writable, q)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	pthread_mutex_lock(&q->mu);
+	q->ev = ev;
+	if (q->head != NULL)
+		event_add(q->ev, NULL);
+	pthread_mutex_unlock(&q->mu);
+	return 0;
 }
 
 /* One write attempt without blocking (blocking in OUTQ_DIRECT). */
@@ -320,6 +344,10 @@ outq_write(struct outq *q, int droppable, const void *buf, size_t len)
 	if (len == 0)
 		return 1;
 	pthread_mutex_lock(&q->mu);
+	/* Room made by a reader since the last write counts at once, with
+	 * or without a loop to tell us. */
+	if (q->mode != OUTQ_DIRECT && q->head != NULL)
+		outq_drain(q);
 	if (q->mode == OUTQ_DIRECT) {
 		kept = outq_direct(q, buf, len);
 	} else if (q->broken != 0 || q->bytes + len > limit) {
@@ -470,8 +498,7 @@ outq_free(struct outq *q)
 {
 	if (q == NULL)
 		return;
-	if (q->ev != NULL)
-		event_free(q->ev);
+	outq_set_base(q, NULL);
 	outq_drop_all(q);
 	if (q->wfd != q->fd)
 		close(q->wfd);

@@ -4,8 +4,9 @@
  * alarm would end the test), droppable lines are dropped and counted,
  * the others survive until the reader drains them, in order, with one
  * line telling what was dropped; the hard cap; the flush at exit; the
- * inherited descriptor's flags left alone; a regular file written at
- * once; a reader gone (EPIPE) ends the queue without a signal.
+ * inherited descriptor's flags left alone; a queue without a loop,
+ * attached to one later; a regular file written at once; a reader gone
+ * (EPIPE) ends the queue without a signal.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,6 +226,34 @@ test_reader_gone(void **state)
 	assert_int_equal(outq_flush_blocking(f->q, 100), 0);
 }
 
+/* Without a loop, the queue drains when it is written to; attached
+ * later, the loop drains it. */
+static void
+test_no_base_then_base(void **state)
+{
+	struct fixture *f = *state;
+	struct outq *q;
+	char buf[8192];
+	int i;
+
+	outq_free(f->q);
+	f->q = q = outq_new(NULL, f->p[1], CAP);
+	assert_non_null(q);
+	for (i = 0; i < 2000; i++)
+		outq_printf(q, 1, "interval %05d\n", i);
+	assert_true(outq_dropped(q) > 0);
+	assert_true(outq_queued_bytes(q) > 0);
+	fcntl(f->p[0], F_SETFL, O_NONBLOCK);
+	while (read(f->p[0], buf, sizeof(buf)) > 0)
+		;
+	/* The reader made room: this line is kept, and the queue moved. */
+	assert_int_equal(outq_printf(q, 1, "interval again\n"), 1);
+	assert_int_equal(outq_set_base(q, f->base), 0);
+	free(drain(f));
+	assert_int_equal(outq_queued_bytes(q), 0);
+	assert_int_equal(outq_set_base(q, NULL), 0);
+}
+
 static void
 test_regular_file_direct(void **state)
 {
@@ -266,6 +295,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_inherited_flags_untouched,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_gone, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_no_base_then_base, setup,
 		    teardown),
 		cmocka_unit_test(test_regular_file_direct),
 	};

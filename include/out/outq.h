@@ -29,10 +29,17 @@ struct outq;
 /* A reasonable cap for a listener's stdout: ~1,000 interval lines. */
 #define OUTQ_DEFAULT_CAP	(64 * 1024)
 
-/* NULL with errno set (ENOMEM; EINVAL for cap_bytes 0).  fd stays the
+/*
+ * NULL with errno set (ENOMEM; EINVAL for cap_bytes 0).  fd stays the
  * caller's: outq_free does not close it.  Flush any stdio buffer of the
- * same descriptor first, and write to it only through the queue. */
+ * same descriptor first, and write to it only through the queue.  The
+ * base may be NULL (main.c's queue exists before the run's loop does):
+ * without one the queue is drained at each write and at the flush only.
+ */
 struct outq	*outq_new(struct event_base *, int fd, size_t cap_bytes);
+/* Moves the write event to another loop, or to none (NULL): call it with
+ * NULL before freeing the base.  -1 (ENOMEM) leaves it on none. */
+int		 outq_set_base(struct outq *, struct event_base *);
 /* Appends the formatted text; 1 kept (written or queued), 0 dropped. */
 int		 outq_printf(struct outq *, int droppable, const char *fmt, ...)
 		    __attribute__((format(printf, 3, 4)));
