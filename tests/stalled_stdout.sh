@@ -103,8 +103,8 @@ for i in $(seq 1 "$TESTS"); do
 	else
 		bad=$((bad + 1))
 		inrow=$((inrow + 1))
-		[ -n "$first_bad" ] || first_bad="test $i: exit $rc:"\
-" $(tr '\n' ' ' <"$tmp/c.err" | head -c 200)"
+		why=$(tr '\n' ' ' <"$tmp/c.err" | head -c 200)
+		[ -n "$first_bad" ] || first_bad="test $i: exit $rc: $why"
 	fi
 done
 if [ "$bad" -eq 0 ]; then
