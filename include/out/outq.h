@@ -47,8 +47,10 @@ int		 outq_write(struct outq *, int droppable, const void *buf,
 		    size_t len);
 /*
  * A stdio stream whose every flush becomes one outq_write: for renderers
- * that take a FILE * (report_text, report_interval_line).  Line
- * buffered; fclose it before outq_free.  NULL with errno on failure.
+ * that take a FILE * (report_text, report_interval_line, json_dumpf).
+ * Line buffered, so each line is one unit: past the hard cap a report
+ * loses whole lines, each counted.  fclose it before outq_free.  NULL
+ * with errno on failure.
  */
 FILE		*outq_stream(struct outq *, int droppable);
 /* At exit: writes what is queued, waiting at most timeout_ms in all;
