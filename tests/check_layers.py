@@ -4,8 +4,8 @@
 Every `#include "..."` in src/, include/ and fuzz/ is read.  A header
 include/LAYER/NAME.h is of LAYER; a source src/NAME.c (or a private
 header src/NAME.h) is of the layer of the header named like it:
-NAME.h, else the name cut at its last '_' (context_json.c belongs with
-context.h), and so on.  src/main.c and fuzz/ are of cli, the top.
+NAME.h, else the name cut at its last '_' (side_in_detail.c belongs with
+codec/side.h), and so on.  src/main.c and fuzz/ are of cli, the top.
 
 A file may include its own layer and those its layer's row below
 allows; a header of include/ is named with its layer ("host/mtu.h"); a
@@ -72,14 +72,6 @@ def layer_of(rel, headers):
         if "_" not in stem:
             break
         stem = stem.rsplit("_", 1)[0]
-    if rel.endswith(".h"):
-        return None
-    # A source beside a private header of its name's stem (report_detail.c).
-    stem = os.path.splitext(parts[-1])[0]
-    while "_" in stem:
-        stem = stem.rsplit("_", 1)[0]
-        if stem + ".h" in headers:
-            return headers[stem + ".h"]
     return None
 
 

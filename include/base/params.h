@@ -52,7 +52,7 @@ enum gb_direction {
  * How one end moves payload across its data sockets.  The sending end
  * uses the first three, the receiving end the last three; the side's
  * report says which one each stream really used (datapath.c has the
- * names, xfer_modes.c the loops).
+ * names, sender.c and receiver.c the loops).
  */
 enum gb_path {
 	GB_PATH_SEND = 0,	/* send() from a user buffer */
@@ -131,7 +131,7 @@ void	params_set(struct gb_params *, enum params_field_id, uint64_t v);
 /* The smallest value the hello may carry: 0 where zero_off, else min. */
 uint64_t params_wire_min(enum params_field_id);
 /*
- * -Z's ring: XFER_ZC_RING (8) buffers of buflen, halved until the ring is
+ * -Z's ring: GB_ZC_RING_MAX (8) buffers of buflen, halved until the ring is
  * within GB_ZC_RING_BYTES, at least one.  The sender allocates this many;
  * params_check() counts them in the listener's memory.
  */
