@@ -2,10 +2,10 @@
  * client.c: the connecting side.  Handshake and results use blocking
  * control I/O with deadlines (ctl.c); the transfer runs on a libevent loop
  * that also watches the control connection and SIGINT/SIGTERM, so a
- * listener that fails or vanishes mid-test ends the test promptly.
+ * listener that fails or vanishes mid-test ends the test promptly.  It
+ * takes its own config (run/client.h), never the command line, and prints
+ * nothing itself: trace lines and intervals go to the config's callbacks.
  */
-#include <sys/socket.h>
-
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +182,8 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 			return rc;
 		}
 		auth_unhex(m->nonce, ns, sizeof(ns));	/* checked by proto.c */
-		auth_session_init(&c->auth, c->cfg->role.psk, nc, ns, buf, len, 1);
+		auth_session_init(&c->auth, c->cfg->role.psk, nc, ns, buf, len,
+		    1);
 		c->authed = 1;
 		memset(m, 0, sizeof(*m));
 		m->type = PROTO_AUTH;
@@ -225,8 +226,8 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 	if (c->p->mtu != 0 && (rc = local_mtu(c, err, errlen)) != CLIENT_OK)
 		goto out;
 	for (i = 0; i < c->p->streams; i++) {
-		c->fds[i] = sock_connect(a, c->cfg->role.bind_addr, c->p, c->is_tx,
-		    GB_HANDSHAKE_MS, err, errlen);
+		c->fds[i] = sock_connect(a, c->cfg->role.bind_addr, c->p,
+		    c->is_tx, GB_HANDSHAKE_MS, err, errlen);
 		if (c->fds[i] == -1) {
 			rc = CLIENT_FAILED;
 			goto out;

@@ -87,7 +87,8 @@ pconn_hello(struct server *s, struct pconn *pc, const struct proto_msg *m)
 	if ((a.reply = calloc(1, sizeof(*a.reply))) == NULL ||
 	    (ss = session_new(s, pc, m)) == NULL) {
 		free(a.reply);
-		ctl_send_simple(pc->fd, PROTO_ERROR, 0, "listener out of memory");
+		ctl_send_simple(pc->fd, PROTO_ERROR, 0,
+		    "listener out of memory");
 		pending_drop(pc);
 		return;
 	}

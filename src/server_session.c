@@ -13,22 +13,25 @@
  * which runs the handler of SESSION_TABLE[state][event]; the handler
  * returns the next state, or SS_ENDED once it has freed the session.
  *
- *   NEW --hello--> (no --psk) accept ---------------------+
- *    |                                                     |
- *    +--hello, --psk: challenge--> CHALLENGED              |
- *                                   |  auth ok: accept     |
- *                                   v                      v
- *                                 ACCEPTED <---------------+
- *                                   |  data connection: one more stream
- *                                   |  all streams: xfer_start, "start"
- *                                   v
- *                                 RUNNING --xfer done--> XFER_DONE
- *                                   |  (a failed stream: error, end)  |
- *                                   | done msg              done msg  |
- *                                   v                                 v
- *                                 GOT_DONE --xfer done--> finish: result
- *                                                         sent, report,
- *                                                         END
+ *           hello, no --psk: accept
+ *   NEW -------------------------------------------+
+ *    | hello, --psk: challenge                     |
+ *    v                                             v
+ *   CHALLENGED ---auth message: accept--------> ACCEPTED
+ *                                                  | data connection: one
+ *                                                  | more stream; the last:
+ *                                                  | xfer_start, "start"
+ *                          done message            v
+ *          GOT_DONE <----------------------------RUNNING
+ *             |                                    | xfer done, every
+ *             | xfer done                          | stream well: await
+ *             |                                    v the figures
+ *             |                                XFER_DONE
+ *             |                                    | done message
+ *             v                                    v
+ *           finish: result sent, report_cb, END (a once listener stops)
+ *
+ *   RUNNING --xfer done, a stream failed--> error sent, END
  *   RUNNING, GOT_DONE --failure--> ABORTING (xfer_abort) --xfer done--> END
  *   every other state --failure--> END.  A failure is: an unexpected or
  *   undecodable message, the control connection lost, the deadline

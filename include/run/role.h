@@ -17,9 +17,9 @@
 
 struct role_config {
 	uint16_t			 port;		/* of the test */
-	int				 family;	/* AF_UNSPEC, AF_INET(6) */
+	int				 family;	/* AF_UNSPEC, ... */
 	const char			*bind_addr;	/* NULL: any */
-	const char			*iface;		/* NULL: from the socket */
+	const char			*iface;		/* NULL: the socket's */
 	int				 verbose;	/* log level shown */
 	const struct gb_bounds		*bounds;	/* deadlines, caps */
 	const struct hoststat_roots	*roots;

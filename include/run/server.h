@@ -13,7 +13,7 @@
 #include "run/role.h"
 
 struct server_config {
-	struct role_config	 role;	/* listen address, bounds, keys, output */
+	struct role_config	 role;	/* address, bounds, keys, output */
 	int			 once;		/* end after one test */
 	int			 allow_reverse;	/* transmit to clients */
 	int			 allow_mtu;	/* set the MTU clients ask */
