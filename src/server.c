@@ -162,6 +162,8 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	pc.lfd = s.lfd;
 	pc.bounds = s.lim;
 	pc.verbose = cfg->role.verbose;
+	pc.log_cb = cfg->role.log_cb;
+	pc.log_arg = cfg->role.arg;
 	pc.arg = &s;
 	if ((s.pd = pending_new(&pc, err, errlen)) == NULL)
 		goto out;
