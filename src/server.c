@@ -98,19 +98,24 @@ pconn_hello(struct server *s, struct pconn *pc, const struct proto_msg *m)
 	free(a.reply);
 }
 
+void
+server_data_refused(const struct server *s, struct pconn *pc)
+{
+	server_log(s, 1, pc->peer, "data connection with an unknown token "
+	    "or stream, closed");
+	pending_drop(pc);
+}
+
 /* A data message: the session (if any) decides whether it belongs. */
 static void
 pconn_data(struct server *s, struct pconn *pc, const struct proto_msg *m)
 {
 	struct session_arg a = { .m = m, .pc = pc };
 
-	if (s->sess == NULL) {
-		server_log(s, 1, pc->peer, "data connection with an unknown "
-		    "token or stream, closed");
-		pending_drop(pc);
-		return;
-	}
-	session_event(s->sess, SE_DATA, &a);
+	if (s->sess == NULL)
+		server_data_refused(s, pc);
+	else
+		session_event(s->sess, SE_DATA, &a);
 }
 
 /* A hello or a data message on a connection not yet identified. */

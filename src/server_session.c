@@ -303,9 +303,7 @@ h_late_figures(struct session *ss, struct session_arg *a)
 static enum session_state
 h_data_refused(struct session *ss, struct session_arg *a)
 {
-	server_log(ss->srv, 1, a->pc->peer, "data connection with an "
-	    "unknown token or stream, closed");
-	pending_drop(a->pc);
+	server_data_refused(ss->srv, a->pc);
 	return ss->state;
 }
 

@@ -89,6 +89,9 @@ struct session_arg {
 	int			 rc;	/* ctl_decode()'s, for messages */
 };
 
+/* server.c: drop a data connection that belongs to no test, saying so. */
+void		 server_data_refused(const struct server *, struct pconn *);
+
 /*
  * server_session.c: a session for the hello hm on pc (keys, token,
  * deadline); s->sess is it.  Its first event is SE_HELLO.  NULL when
