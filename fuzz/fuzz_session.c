@@ -1,7 +1,8 @@
 /*
  * fuzz_session.c: libFuzzer target for the listener's state machine
- * (src/server.c with ctl.c, proto.c, xfer.c and sock.c under it), fed
- * byte streams on real TCP connections.
+ * (src/server.c, server_session.c and server_accept.c, with ctl.c,
+ * proto.c, xfer.c and sock.c under them), fed byte streams on real TCP
+ * connections.
  *
  * The real listener runs once, in-process: server_run() in a thread, bound
  * to 127.0.0.1 on a free port, as "gigebench -r -4 -B 127.0.0.1 -p PORT"
@@ -77,6 +78,7 @@
 #include "fuzz_util.h"
 #include "base/monotime.h"
 #include "cli/opts.h"
+#include "cli/rolecfg.h"
 #include "codec/proto.h"
 #include "run/server.h"
 
@@ -107,6 +109,7 @@ struct listener {
 	struct gb_opts		 opts;
 	struct hoststat_roots	 roots;
 	struct server_config	 cfg;
+	struct rolecfg_out	 out;		/* no interval lines */
 	char			 err[GB_ERR_LEN];
 	atomic_int		 stopped;
 	int			 rc;		/* server_run()'s */
@@ -262,8 +265,8 @@ listener_start(void)
 		fail("the listener's options do not parse: %s", err);
 	L.roots.procfs = "/proc";
 	L.roots.sysfs = "/sys";
-	L.cfg.opts = &L.opts;
-	L.cfg.roots = &L.roots;
+	L.out.intervals = NULL;
+	rolecfg_server(&L.cfg, &L.opts, &L.roots, NULL, &L.out);
 	L.cfg.report_cb = report_cb;
 	atomic_store(&L.stopped, 0);
 	if (pthread_create(&L.tid, NULL, listener_main, NULL) != 0)

@@ -2,10 +2,10 @@
  * client.c: the connecting side.  Handshake and results use blocking
  * control I/O with deadlines (ctl.c); the transfer runs on a libevent loop
  * that also watches the control connection and SIGINT/SIGTERM, so a
- * listener that fails or vanishes mid-test ends the test promptly.
+ * listener that fails or vanishes mid-test ends the test promptly.  It
+ * takes its own config (run/client.h), never the command line, and prints
+ * nothing itself: trace lines and intervals go to the config's callbacks.
  */
-#include <sys/socket.h>
-
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +18,6 @@
 #include "wire/ctl.h"
 #include "base/diag.h"
 #include "host/mtu.h"
-#include "host/netif.h"
-#include "out/report.h"
 #include "host/sock.h"
 #include "data/xfer.h"
 
@@ -34,16 +32,16 @@ struct client {
 	struct proto_reader		 rd;
 	struct auth_session		 auth;
 	int				 authed;	/* auth is keyed */
-	int				 verbose;
 	int				 interrupted;
 };
 
 static void
 trace(const struct client *c, const char *what, const char *detail)
 {
-	if (c->verbose >= 2)
-		fprintf(stderr, "gigebench: %s%s%s\n", what,
-		    detail != NULL ? ": " : "", detail != NULL ? detail : "");
+	if (detail != NULL)
+		role_log(&c->cfg->role, 2, what, detail);
+	else
+		role_log(&c->cfg->role, 2, NULL, what);
 }
 
 /*
@@ -61,7 +59,7 @@ status_of(int rc)
 static struct auth_session *
 keys(struct client *c)
 {
-	return c->authed ? &c->auth : NULL;
+	return role_keys(&c->auth, c->authed);
 }
 
 static int
@@ -74,29 +72,29 @@ expect(struct client *c, int type, struct proto_msg *m, int timeout_ms,
 	rc = ctl_recv(c->ctl, m, keys(c), timeout_ms, sub, sizeof(sub));
 	if (rc != PROTO_OK) {
 		snprintf(err, errlen, "waiting for %s from %s: %s",
-		    proto_type_str(type), c->cfg->opts->host, sub);
+		    proto_type_str(type), c->cfg->host, sub);
 		return status_of(rc);
 	}
 	trace(c, "received", proto_type_str(m->type));
 	if (m->type == PROTO_REFUSE) {
 		snprintf(err, errlen, "refused by %s (%s): %s",
-		    c->cfg->opts->host, proto_refusal_str(m->refusal),
+		    c->cfg->host, proto_refusal_str(m->refusal),
 		    m->message);
 		return CLIENT_REFUSED;
 	}
 	if (m->type == PROTO_ERROR) {
 		snprintf(err, errlen, "error from %s: %s",
-		    c->cfg->opts->host, m->message);
+		    c->cfg->host, m->message);
 		return CLIENT_FAILED;
 	}
 	if (m->type == PROTO_CHALLENGE && type != PROTO_CHALLENGE) {
 		snprintf(err, errlen, "%s wants a pre-shared key: run with "
-		    "--psk FILE", c->cfg->opts->host);
+		    "--psk FILE", c->cfg->host);
 		return CLIENT_REFUSED;
 	}
 	if (m->type != type) {
 		snprintf(err, errlen, "protocol error: %s sent %s, expected %s",
-		    c->cfg->opts->host, proto_type_str(m->type),
+		    c->cfg->host, proto_type_str(m->type),
 		    proto_type_str(type));
 		return CLIENT_FAILED;
 	}
@@ -112,7 +110,7 @@ send_msg(struct client *c, struct proto_msg *m, int fd, char *err,
 	trace(c, "sending", proto_type_str(m->type));
 	if (ctl_send(fd, m, fd == c->ctl ? keys(c) : NULL, GB_HANDSHAKE_MS,
 	    sub, sizeof(sub)) != PROTO_OK) {
-		snprintf(err, errlen, "%s: %s", c->cfg->opts->host, sub);
+		snprintf(err, errlen, "%s: %s", c->cfg->host, sub);
 		return CLIENT_FAILED;
 	}
 	return CLIENT_OK;
@@ -128,23 +126,19 @@ send_msg(struct client *c, struct proto_msg *m, int fd, char *err,
 static int
 local_mtu(struct client *c, char *err, size_t errlen)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
 	char ifname[GB_IFNAME_LEN];
-	int cur;
+	int rc;
 
-	if (c->cfg->opts->iface != NULL)
-		snprintf(ifname, sizeof(ifname), "%s", c->cfg->opts->iface);
-	else if (getsockname(c->ctl, (struct sockaddr *)&ss, &len) == -1 ||
-	    netif_name_for_addr((struct sockaddr *)&ss, ifname,
-	    sizeof(ifname)) == -1) {
+	rc = mtu_iface_differs(c->cfg->role.iface, c->ctl, (int)c->p->mtu,
+	    ifname, sizeof(ifname), err, errlen);
+	if (rc == MTU_IFACE_UNKNOWN) {
 		snprintf(err, errlen, "--mtu: cannot find the interface of "
 		    "the test; name it with -I");
 		return CLIENT_FAILED;
 	}
-	if (mtu_get(ifname, &cur, err, errlen) == -1)
+	if (rc == -1)
 		return CLIENT_FAILED;
-	if (cur == (int)c->p->mtu)
+	if (rc == 0)
 		return CLIENT_OK;
 	if (mtu_change(ifname, (int)c->p->mtu, err, errlen) == -1)
 		return CLIENT_FAILED;
@@ -166,7 +160,7 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 
 	m->type = PROTO_HELLO;
 	m->params = *c->p;
-	if (c->cfg->psk != NULL) {
+	if (c->cfg->role.psk != NULL) {
 		auth_nonce(nc);
 		auth_hex(nc, sizeof(nc), m->nonce);
 	}
@@ -177,18 +171,19 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 	trace(c, "sending", "hello");
 	if (ctl_send_buf(c->ctl, buf, len, PROTO_HELLO, GB_HANDSHAKE_MS, sub,
 	    sizeof(sub)) != PROTO_OK) {
-		snprintf(err, errlen, "%s: %s", c->cfg->opts->host, sub);
+		snprintf(err, errlen, "%s: %s", c->cfg->host, sub);
 		free(buf);
 		return CLIENT_FAILED;
 	}
-	if (c->cfg->psk != NULL) {
+	if (c->cfg->role.psk != NULL) {
 		if ((rc = expect(c, PROTO_CHALLENGE, m, GB_HANDSHAKE_MS, err,
 		    errlen)) != CLIENT_OK) {
 			free(buf);
 			return rc;
 		}
 		auth_unhex(m->nonce, ns, sizeof(ns));	/* checked by proto.c */
-		auth_session_init(&c->auth, c->cfg->psk, nc, ns, buf, len, 1);
+		auth_session_init(&c->auth, c->cfg->role.psk, nc, ns, buf, len,
+		    1);
 		c->authed = 1;
 		memset(m, 0, sizeof(*m));
 		m->type = PROTO_AUTH;
@@ -205,7 +200,7 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 		auth_token(&c->auth, token);
 		if (strcmp(token, m->token) != 0) {
 			snprintf(err, errlen, "%s sent a data token that does "
-			    "not come from the session key", c->cfg->opts->host);
+			    "not come from the session key", c->cfg->host);
 			return CLIENT_REFUSED;
 		}
 	}
@@ -215,7 +210,6 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 static int
 handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
-	const struct gb_opts *o = c->cfg->opts;
 	struct proto_msg *m;
 	char token[PROTO_TOKEN_LEN + 1];
 	unsigned i;
@@ -232,8 +226,8 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 	if (c->p->mtu != 0 && (rc = local_mtu(c, err, errlen)) != CLIENT_OK)
 		goto out;
 	for (i = 0; i < c->p->streams; i++) {
-		c->fds[i] = sock_connect(a, o->bind_addr, c->p, c->is_tx,
-		    GB_HANDSHAKE_MS, err, errlen);
+		c->fds[i] = sock_connect(a, c->cfg->role.bind_addr, c->p,
+		    c->is_tx, GB_HANDSHAKE_MS, err, errlen);
 		if (c->fds[i] == -1) {
 			rc = CLIENT_FAILED;
 			goto out;
@@ -262,13 +256,9 @@ on_xfer_done(void *arg)
 static void
 on_interval(const struct gb_interval *iv, int is_tx, void *arg)
 {
-	struct client *c = arg;
+	const struct client *c = arg;
 
-	if (c->cfg->interval_out != NULL) {
-		report_interval_line(c->cfg->interval_out, iv, is_tx,
-		    c->cfg->opts->unit);
-		fflush(c->cfg->interval_out);
-	}
+	role_interval(&c->cfg->role, iv, is_tx);
 }
 
 /* The listener speaks during the transfer only to report an error. */
@@ -316,9 +306,9 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 {
 	struct xfer_config xc = {
 		.params = c->p, .is_tx = c->is_tx, .fds = c->fds,
-		.roots = c->cfg->roots, .ifname = c->cfg->opts->iface,
-		.port = c->cfg->opts->port,
-		.silent_ms = c->cfg->opts->bounds.silent_ms,
+		.roots = c->cfg->role.roots, .ifname = c->cfg->role.iface,
+		.port = c->cfg->role.port,
+		.silent_ms = c->cfg->role.bounds->silent_ms,
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = c,
 	};
 	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;
@@ -383,7 +373,7 @@ exchange(struct client *c, const struct gb_side *mine, struct gb_side *peer,
 	m->side = *mine;
 	if ((rc = send_msg(c, m, c->ctl, err, errlen)) == CLIENT_OK &&
 	    (rc = expect(c, PROTO_RESULT, m,
-	    (int)c->cfg->opts->bounds.silent_ms + GB_HANDSHAKE_MS, err,
+	    (int)c->cfg->role.bounds->silent_ms + GB_HANDSHAKE_MS, err,
 	    errlen)) == CLIENT_OK)
 		*peer = m->side;
 	free(m);
@@ -394,7 +384,7 @@ int
 client_run(const struct client_config *cfg, struct gb_result *r, char *err,
     size_t errlen)
 {
-	const struct gb_opts *o = cfg->opts;
+	const struct role_config *o = &cfg->role;
 	struct client c;
 	struct sock_addr a;
 	struct gb_side *mine, *peer;
@@ -403,20 +393,19 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 
 	memset(&c, 0, sizeof(c));
 	c.cfg = cfg;
-	c.p = &o->params;
-	c.is_tx = o->params.direction == GB_DIR_CLIENT_SENDS;
-	c.verbose = o->verbose;
+	c.p = cfg->params;
+	c.is_tx = c.p->direction == GB_DIR_CLIENT_SENDS;
 	c.ctl = -1;
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		c.fds[i] = -1;
 	proto_reader_init(&c.rd);
-	r->params = o->params;
+	r->params = *c.p;
 	r->port = o->port;
 	r->local_is_sender = c.is_tx;
 	mine = c.is_tx ? &r->sender : &r->receiver;
 	peer = c.is_tx ? &r->receiver : &r->sender;
 
-	if (sock_resolve(o->host, o->port, o->family, &a, err, errlen) == -1)
+	if (sock_resolve(cfg->host, o->port, o->family, &a, err, errlen) == -1)
 		return CLIENT_FAILED;
 	sock_ntop((struct sockaddr *)&a.ss, r->peer, sizeof(r->peer));
 	c.ctl = sock_connect(&a, o->bind_addr, NULL, 0, GB_HANDSHAKE_MS, err,
@@ -424,7 +413,7 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	if (c.ctl == -1)
 		goto out;
 	/* A listener that vanishes (not one that just stops) is noticed. */
-	sock_set_keepalive(c.ctl, (int)o->bounds.silent_ms);
+	sock_set_keepalive(c.ctl, (int)o->bounds->silent_ms);
 	trace(&c, "connected", r->peer);
 	if ((rc = handshake(&c, &a, err, errlen)) != CLIENT_OK)
 		goto out;

@@ -18,6 +18,7 @@
 #include "run/client.h"
 #include "host/mtu.h"
 #include "cli/opts.h"
+#include "cli/rolecfg.h"
 #include "out/report.h"
 #include "run/server.h"
 #include "wire/auth.h"
@@ -89,10 +90,10 @@ static int
 run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
     const struct auth_key *psk)
 {
-	struct client_config cfg = {
-		.opts = o, .roots = roots, .psk = psk,
-		.interval_out = o->json || o->quiet ? NULL : stdout,
+	struct rolecfg_out lines = {
+		.intervals = o->json || o->quiet ? NULL : stdout,
 	};
+	struct client_config cfg;
 	struct output out = { .opts = o };
 	struct gb_result *r;
 	char err[GB_ERR_LEN], why[GB_ERR_LEN];
@@ -104,6 +105,7 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
 			print_error(o, err, exit_status(rc));
 		return exit_status(rc);
 	}
+	rolecfg_client(&cfg, o, roots, psk, &lines);
 	if (o->params.mtu != 0)
 		mtu_recover();
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
@@ -142,13 +144,15 @@ run_server(const struct gb_opts *o, const struct hoststat_roots *roots,
     const struct auth_key *psk)
 {
 	struct output out = { .opts = o };
-	struct server_config cfg = {
-		.opts = o, .roots = roots, .psk = psk,
-		.interval_out = o->json || o->quiet ? NULL : stdout,
-		.report_cb = render, .arg = &out,
+	struct rolecfg_out lines = {
+		.intervals = o->json || o->quiet ? NULL : stdout,
 	};
+	struct server_config cfg;
 	char err[GB_ERR_LEN];
 
+	rolecfg_server(&cfg, o, roots, psk, &lines);
+	cfg.report_cb = render;
+	cfg.report_arg = &out;
 	if (server_run(&cfg, err, sizeof(err)) == -1) {
 		print_error(o, err, EXIT_TEST_FAILED);
 		return EXIT_TEST_FAILED;

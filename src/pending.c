@@ -51,13 +51,12 @@ plog(const struct pending *pd, int level, const char *peer, const char *fmt,
 	char msg[GB_ERR_LEN];
 	va_list ap;
 
-	if (pd->cfg.verbose < level)
+	if (pd->cfg.verbose < level || pd->cfg.log_cb == NULL)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "gigebench: %s%s%s\n", peer != NULL ? peer : "",
-	    peer != NULL ? ": " : "", msg);
+	pd->cfg.log_cb(peer, msg, pd->cfg.log_arg);
 }
 
 static void

@@ -21,8 +21,10 @@
 #include "run/client.h"
 #include "out/csv.h"
 #include "host/mtu.h"
+#include "host/tcpcc.h"
 #include "out/plot.h"
 #include "out/report.h"
+#include "cli/rolecfg.h"
 #include "cli/sweeprun.h"
 #include "out/table.h"
 
@@ -57,28 +59,15 @@ sweeprun_wanted(const struct gb_opts *o)
 static int
 cc_check(const struct sweeprun *w, const char *cc, char *err, size_t errlen)
 {
-	char path[512], avail[512], *tok, *save;
-	FILE *fp;
-	int found = 0;
+	char avail[512];
 
-	snprintf(path, sizeof(path), "%s/sys/net/ipv4/"
-	    "tcp_available_congestion_control", w->roots->procfs);
-	if ((fp = fopen(path, "r")) == NULL)
+	if (tcpcc_available(w->roots->procfs, avail, sizeof(avail)) == -1)
 		return 0;	/* cannot tell: setsockopt will */
-	if (fgets(avail, sizeof(avail), fp) == NULL)
-		avail[0] = '\0';
-	fclose(fp);
-	avail[strcspn(avail, "\n")] = '\0';
-	snprintf(path, sizeof(path), "%s", avail);
-	for (tok = strtok_r(path, " ", &save); tok != NULL;
-	    tok = strtok_r(NULL, " ", &save))
-		if (strcmp(tok, cc) == 0)
-			found = 1;
-	if (!found)
-		snprintf(err, errlen, "congestion control %s is not in "
-		    "net.ipv4.tcp_available_congestion_control (%s)", cc,
-		    avail);
-	return found ? 0 : -1;
+	if (tcpcc_listed(avail, cc))
+		return 0;
+	snprintf(err, errlen, "congestion control %s is not in "
+	    "net.ipv4.tcp_available_congestion_control (%s)", cc, avail);
+	return -1;
 }
 
 static int
@@ -167,8 +156,8 @@ static int
 run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 {
 	const struct gb_opts *o = w->o;
-	struct client_config cc = { .opts = w->run, .roots = w->roots,
-	    .psk = w->psk };
+	struct rolecfg_out lines = { .intervals = NULL };
+	struct client_config cc;
 	struct sweep_setting set;
 	struct table_acc acc;
 	unsigned rep, max, min;
@@ -183,6 +172,7 @@ run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 	if (set.cc[0] != '\0')
 		snprintf(w->run->params.cc, sizeof(w->run->params.cc), "%s",
 		    set.cc);
+	rolecfg_client(&cc, w->run, w->roots, w->psk, &lines);
 	max = o->conf_level > 0 && o->repeat == 1 ? SWEEPRUN_CONF_MAX :
 	    o->repeat;
 	min = o->conf_level > 0 ? (max < SWEEPRUN_CONF_MIN ? max :

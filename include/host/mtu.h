@@ -99,4 +99,16 @@ void	mtu_recover(void);
 int	mtu_journal_parse(const char *text, char *ifname, size_t iflen,
 	    int *mtu, unsigned long *netns);
 
+/*
+ * mtu_iface.c: the interface of a test whose MTU a role sets: ifname (-I)
+ * when not NULL, else the one that holds fd's local address (the control
+ * connection's).  Its name into name.  1 when its MTU is not mtu yet
+ * (the caller then calls mtu_change(name, ...)), 0 when it is, -1 with
+ * err when it cannot be read, MTU_IFACE_UNKNOWN (err untouched: the
+ * caller names what to do) when no interface holds the address.
+ */
+#define MTU_IFACE_UNKNOWN	(-2)
+int	mtu_iface_differs(const char *ifname, int fd, int mtu, char *name,
+	    size_t namelen, char *err, size_t errlen);
+
 #endif /* GB_MTU_H */

@@ -6,12 +6,11 @@
 #ifndef GB_CLIENT_H
 #define GB_CLIENT_H
 
-#include <stdio.h>
+#include <stddef.h>
 
-#include "wire/auth.h"
-#include "host/hoststat.h"
-#include "cli/opts.h"
+#include "base/params.h"
 #include "base/result.h"
+#include "run/role.h"
 
 enum client_status {
 	CLIENT_OK = 0,
@@ -21,10 +20,9 @@ enum client_status {
 };
 
 struct client_config {
-	const struct gb_opts		*opts;
-	const struct hoststat_roots	*roots;
-	FILE				*interval_out;	/* NULL: none */
-	const struct auth_key		*psk;		/* NULL: none */
+	struct role_config	 role;		/* port, bind, keys, output */
+	const char		*host;		/* the listener */
+	const struct gb_params	*params;	/* the test asked for */
 };
 
 int	client_run(const struct client_config *, struct gb_result *,

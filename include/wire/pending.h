@@ -5,7 +5,8 @@
  * in all and per source (srccap.h), and the pause of accept() when the
  * process runs out of descriptors.  It reads exactly one message on each,
  * never a byte past it, answers a malformed one itself and hands a hello
- * or a data message to the listener's callback.
+ * or a data message to the listener's callback.  It prints nothing
+ * itself: its log lines go to the caller's log_cb.
  *
  * It must not know what a session is: the callback keeps the connection
  * (pending_take) or drops it (pending_drop), and must do one of the two.
@@ -39,6 +40,10 @@ struct pending_config {
 	int			 lfd;		/* non-blocking, listening */
 	const struct gb_bounds	*bounds;
 	int			 verbose;	/* -v count, for the log */
+	/* One log line, "HEAD: TEXT" (head may be NULL); NULL: none. */
+	void			(*log_cb)(const char *head, const char *text,
+				    void *arg);
+	void			*log_arg;
 	/* A complete hello or data message m arrived on pc. */
 	void			(*msg_cb)(struct pconn *pc,
 				    const struct proto_msg *m, void *arg);

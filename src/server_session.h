@@ -1,0 +1,128 @@
+/*
+ * server_session.h: private to the listener (server.c) and its session
+ * (server_session.c).  The listener owns the listening socket, the
+ * pending connections and the signals; the session owns one test from
+ * its hello to its result, as a state machine driven by events.  Nothing
+ * else includes this.
+ */
+#ifndef GB_SERVER_SESSION_H
+#define GB_SERVER_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <event2/event.h>
+
+#include "base/result.h"
+#include "codec/proto.h"
+#include "data/xfer.h"
+#include "wire/auth.h"
+#include "run/server.h"
+#include "wire/authlimit.h"
+#include "wire/pending.h"
+
+/* The listener, as its session sees it. */
+struct server {
+	const struct server_config	*cfg;
+	struct event_base		*base;
+	const struct gb_bounds		*lim;
+	int				 lfd;
+	struct pending			*pd;	/* not yet identified */
+	struct session			*sess;	/* NULL: idle */
+	struct authlimit		*authlimit;	/* with --psk */
+	int				 tests;
+};
+
+/* What happens to a session (the columns of its table). */
+enum session_event {
+	SE_HELLO,	/* created from a hello: accept or challenge */
+	SE_AUTH_MSG,	/* an auth message on the control connection */
+	SE_DONE_MSG,	/* the client's figures */
+	SE_BAD_MSG,	/* anything else, or one that does not decode */
+	SE_CTL_LOST,	/* the control connection failed or closed */
+	SE_DATA,	/* a data message with a token on a new connection */
+	SE_XFER_DONE,	/* every stream has ended (xfer.c) */
+	SE_TIMEOUT,	/* the session's deadline */
+	SE_STOP,	/* the listener is stopping (signal, fatal error) */
+	SE_NEVENTS
+};
+
+/* Where a session is (the rows of its table); server_session.c's diagram. */
+enum session_state {
+	SS_NEW,		/* made from a hello, nothing answered yet */
+	SS_CHALLENGED,	/* --psk: challenge sent, the key not proven */
+	SS_ACCEPTED,	/* accept sent, data connections arriving */
+	SS_RUNNING,	/* every stream here, the transfer runs */
+	SS_GOT_DONE,	/* the client's figures came, streams still run */
+	SS_XFER_DONE,	/* the streams ended, the figures are awaited */
+	SS_ABORTING,	/* failed: the streams are unwinding */
+	SS_NSTATES,
+	SS_ENDED = SS_NSTATES	/* freed: returned by handlers only */
+};
+
+struct session {
+	struct server		*srv;
+	enum session_state	 state;
+	int			 ctl;
+	struct event		*ctl_ev;
+	struct event		*timer;
+	struct proto_reader	 rd;
+	struct gb_params	 p;
+	int			 is_tx;
+	struct auth_session	 auth;
+	int			 authed;	/* --psk: auth is keyed */
+	uint8_t			 ns[AUTH_NONCE_LEN];	/* our nonce */
+	char			 token[PROTO_TOKEN_LEN + 1];
+	int			 fds[GB_MAX_STREAMS];
+	unsigned		 nfds;
+	struct xfer		*x;
+	int			 mtu_changed;	/* restore at the end */
+	struct gb_result	*result;
+};
+
+/* An event's details; which members are set depends on the event. */
+struct session_arg {
+	const struct proto_msg	*m;	/* the message that came */
+	struct proto_msg	*reply;	/* SE_HELLO: room for the reply */
+	struct pconn		*pc;	/* SE_DATA: its connection */
+	char			*err;	/* GB_ERR_LEN: why, or room for it */
+	int			 rc;	/* ctl_decode()'s, for messages */
+};
+
+/* server.c: drop a data connection that belongs to no test, saying so. */
+void		 server_data_refused(const struct server *, struct pconn *);
+
+/*
+ * server_session.c: a session for the hello hm on pc (keys, token,
+ * deadline); s->sess is it.  Its first event is SE_HELLO.  NULL when
+ * memory runs out.
+ */
+struct session	*session_new(struct server *, const struct pconn *,
+		    const struct proto_msg *hm);
+/* The one way into the state machine.  It may free ss. */
+void		 session_event(struct session *, enum session_event,
+		    struct session_arg *);
+/* A failure: with streams running, abort them (SS_ABORTING), else end. */
+enum session_state	session_fail(struct session *, const char *why);
+
+/*
+ * server_accept.c: with --psk, the session key from the hello pc holds
+ * and both nonces (ours into ss->ns); the data token from it.  Else a
+ * random token.  0, or -1.
+ */
+int		 session_derive_keys(struct session *, const struct pconn *,
+		    const struct proto_msg *hm);
+/*
+ * Check what the client asked of this listener's privileges, set its
+ * MTU, send accept (SS_ACCEPTED) or a refusal (then ends, SS_ENDED).
+ */
+enum session_state	session_accept(struct session *);
+/* Free everything, restore a changed MTU, s->sess = NULL: SS_ENDED. */
+enum session_state	session_end(struct session *);
+/* Its control connection's keys (NULL: plain). */
+struct auth_session	*session_keys(struct session *);
+/* A log line, by level, for a peer (NULL: the listener itself). */
+void		 server_log(const struct server *, int level,
+		    const char *peer, const char *msg);
+
+#endif /* GB_SERVER_SESSION_H */
