@@ -280,8 +280,20 @@ kill -KILL "$cpid"
 wait "$cpid" 2>/dev/null || true
 sleep 0.5
 alive "a client killed mid-test"
+# The failed test must be one: started on the -1 listener and cut off
+# for sending past -n (issue 13: it was never checked).
+before=$(started once)
 out=$(oversend "$lport" nbuf "$bport")
-alive "a failed test (cut off: $(jget "$out" cut))"
+if [ "$(jget "$out" cut)" = True ] &&
+    jget "$out" error | grep -q 'more than the test asked for' &&
+    [ "$(started once)" -gt "$before" ]; then
+	pass "a failed test on the -1 listener: started, cut off: $out"
+else
+	fail "a failed test on the -1 listener: started, cut off #" \
+	    "$(started once) started (before: $before): $out" \
+	    "$(head -c 200 "$tmp/ov.err")"
+fi
+alive "a failed test"
 served "the one complete test of a -1 listener" -t 127.0.0.1 -T 0.5
 st=0
 for _ in $(seq 1 30); do

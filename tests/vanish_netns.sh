@@ -36,9 +36,10 @@ ok() { pass=$((pass + 1)); echo "ok - $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL - $*"; }
 now_ms() { date +%s%3N; }
 
-# vanish WHAT CLIENT-ARGS...: the client's host goes away 1 s into it.
+# vanish WHAT CLIENT-ARGS...: the client's host goes away 1 s into its
+# test (1 s after the listener says the test started).
 vanish() {
-	local what=$1 t0 ms rc
+	local what=$1 t0 ms rc cpid started inflight
 	shift
 	netns_setup
 	trap 'cleanup' EXIT
@@ -50,10 +51,35 @@ vanish() {
 		netns_exec b ss -Htln "sport = :$PORT" | grep -q . && break
 		sleep 0.1
 	done
-	netns_exec a "$@" >/dev/null 2>&1 &
-	sleep 1
+	netns_exec a "$@" >/dev/null 2>"$TMP/client.err" &
+	cpid=$!
+	# The link goes down in the middle of a test: the listener has said
+	# "test started" for A, data flows for 1 s more, and the client is
+	# still running when it goes (issue 13: a client that had already
+	# ended made every check pass).
+	started=0
+	for _ in $(seq 1 100); do
+		if grep -q "$ADDR_A.*test started" "$TMP/srv.err"; then
+			started=1
+			break
+		fi
+		kill -0 "$cpid" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ "$started" -eq 0 ] || sleep 1
+	inflight=0
+	kill -0 "$cpid" 2>/dev/null && inflight=1
 	netns_exec a ip link set "$IF_A" down
 	t0=$(now_ms)
+	if [ "$started" -eq 1 ] && [ "$inflight" -eq 1 ]; then
+		ok "$what: the client is in a test when its host vanishes"
+	else
+		fail "$what: the client is in a test when its host vanishes #" \
+		    "listener saw the start: $started, client running:" \
+		    "$inflight; client: $(tail -2 "$TMP/client.err" |
+		    tr '\n' ' ') listener: $(tail -3 "$TMP/srv.err" |
+		    tr '\n' ' ')"
+	fi
 	rc=1
 	for _ in $(seq 1 100); do
 		rc=0
