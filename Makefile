@@ -72,7 +72,8 @@ check-man: $(BIN)
 check-sweep: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_lo.sh
 
-# Namespace test bed (root; prints SKIP with the reason otherwise).
+# Namespace test bed (root; prints "# SKIP <reason>" otherwise, and with
+# CI set fails instead: tests/lib/skip.sh).
 check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/netns_check.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh

@@ -2,7 +2,8 @@
 #
 # unpriv.sh: the receiver as an unprivileged user (issue 6), as
 # contrib/gigebench.service runs it.  Root only (it makes the user
-# switch); otherwise it prints "SKIP: <reason>".
+# switch); otherwise it prints "# SKIP <reason>" and "0 passed, 0 failed,
+# 1 skipped", and with CI set fails (tests/lib/skip.sh).
 #
 #	GIGEBENCH=build/gigebench bash tests/unpriv.sh
 #
@@ -52,7 +53,9 @@ finish()
 	[ "$failed" -eq 0 ]
 	exit $?
 }
-skip() { echo "SKIP: $1"; finish; }
+# shellcheck source=tests/lib/skip.sh
+. "$top/tests/lib/skip.sh"
+skip() { skip_or_fail "$1"; exit $?; }	# under CI: a failure
 
 [ "$(id -u)" -eq 0 ] || skip "switching to an unprivileged user needs root"
 command -v setpriv >/dev/null || skip "setpriv not found (util-linux)"
@@ -261,7 +264,11 @@ stop "as nobody"
 
 # 4 and 5. --allow-mtu, in a namespace of our own.
 if ! command -v ip >/dev/null; then
-	echo "# SKIP --allow-mtu checks: ip not found (iproute2)"
+	if in_ci; then
+		fail "the --allow-mtu checks: ip not found (iproute2; CI is set)"
+	else
+		echo "# SKIP --allow-mtu checks: ip not found (iproute2)"
+	fi
 	finish
 fi
 ns=gb-unpriv-$$
