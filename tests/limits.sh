@@ -197,12 +197,20 @@ fi
 served "after the cut-offs, a real test" -t 127.0.0.1 -T 0.5
 
 # The client's own --silent-timeout: the listener freezes mid-test.
+# The freeze comes once the listener says the test started (not after a
+# fixed sleep), and 0.3 s of data later.
 t0=$(now_ms)
+before=$(started limited)
 "$GB" -t 127.0.0.1 -p "$lport" -T 10 --silent-timeout 1 -q \
     >"$tmp/c.out" 2>"$tmp/c.err" &
 cpid=$!
 pids="$pids $cpid"
-sleep 0.7
+for _ in $(seq 1 250); do
+	[ "$(started limited)" -gt "$before" ] && break
+	kill -0 "$cpid" 2>/dev/null || break
+	sleep 0.02
+done
+sleep 0.3
 kill -STOP "$A"
 t1=$(now_ms)
 rc=0
