@@ -281,9 +281,21 @@ alive "a refused test"
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 time.sleep(1.5)' "$lport"
 alive "a silent connection that timed out"
+# Killed once the listener says its test started (not after a sleep).
+before=$(started once)
 "$GB" -t 127.0.0.1 -p "$lport" -T 5 -q >/dev/null 2>&1 &
 cpid=$!
-sleep 0.5
+for _ in $(seq 1 250); do
+	[ "$(started once)" -gt "$before" ] && break
+	kill -0 "$cpid" 2>/dev/null || break
+	sleep 0.02
+done
+if [ "$(started once)" -gt "$before" ] && kill -0 "$cpid" 2>/dev/null; then
+	pass "the client to be killed is in its test"
+else
+	fail "the client to be killed is in its test (started: $(started once)," \
+	    "before: $before)"
+fi
 kill -KILL "$cpid"
 wait "$cpid" 2>/dev/null || true
 sleep 0.5
