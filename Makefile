@@ -90,7 +90,8 @@ check-man: $(BIN)
 check-sweep: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_lo.sh
 
-# Namespace test bed (root; prints SKIP with the reason otherwise).
+# Namespace test bed (root; prints "# SKIP <reason>" otherwise, and with
+# CI set fails instead: tests/lib/skip.sh).
 check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/netns_check.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
@@ -140,8 +141,15 @@ check-options: $(BIN)
 check-limits: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/limits.sh
 
+# Man page promises no other check held: JSON on every error path, -n
+# alone against --max-duration, irq per segment, the client's
+# --force-bufs refusal (loopback, about 20 s).
+check-claims: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/claims.sh
+
 CHECKS	= check-layers check-unit check-loopback check-man check-sweep check-auth \
-	  check-limits check-netns check-options check-unpriv check-soak
+	  check-limits check-claims check-netns check-options check-unpriv \
+	  check-soak
 check: $(CHECKS)
 
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -237,7 +245,7 @@ clean:
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \
-	check-limits check-layers
+	check-limits check-layers check-claims
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

@@ -5,9 +5,12 @@
 #                      fails on any finding (check-all runs the same
 #                      runs, as fuzz-check-options)
 #   make fuzz-long     each target 10 minutes
-#   make fuzz-replay   run the seeds and fuzz/crashes/ once, no fuzzing
+#   make fuzz-replay   run the seeds and fuzz/crashes/ once, no fuzzing;
+#                      fails when fuzz/required.txt's functions go
+#                      uncovered or the seeds are not current
 #   make fuzz-build    only build build-fuzz/fuzz_*
 #   make fuzz-seeds    rewrite fuzz/corpus/ from seedgen.c and tests/fixtures
+#   make fuzz-seeds-check  fuzz/corpus is what fuzz-seeds writes today
 #   make fuzz-clean    remove build-fuzz/
 #
 # Needs clang with its sanitizer runtimes (Debian: clang-14 and
@@ -133,17 +136,25 @@ fuzz-replay-%: $(FUZZ_BUILD)/%
 		echo "fuzz-replay: $* FAILS, log in $$log"; \
 		exit 1; \
 	fi; \
-	echo "fuzz-replay: $* ok, $$# inputs"
+	echo "fuzz-replay: $* ok, $$# inputs"; \
+	FUZZ_BUILD=$(FUZZ_BUILD) bash fuzz/covered.sh ./$(FUZZ_BUILD)/$* $* \
+	    $(FUZZ_ARGS) $(FUZZ_ARGS_$*)
 
+# The replay fails on a crash, and when a function fuzz/required.txt names
+# for a target gets no covered edge from its seeds (fuzz/covered.sh); and
+# when the seeds are not what fuzz-seeds writes today.
 fuzz-replay: fuzz-build
 	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) -k \
-	    $(FUZZ_TARGETS:%=fuzz-replay-%)
+	    $(FUZZ_TARGETS:%=fuzz-replay-%) fuzz-seeds-check
 
+# The seeds, from seedgen (the current encoders) and tests/fixtures, into
+# $(FUZZ_SEEDS): fuzz/corpus, or elsewhere for fuzz-seeds-check.
+FUZZ_SEEDS	?= fuzz/corpus
 fuzz-seeds: $(FUZZ_BUILD)/seedgen
-	rm -rf fuzz/corpus
-	mkdir -p fuzz/corpus/fuzz_proc
-	./$(FUZZ_BUILD)/seedgen fuzz/corpus
-	@set -e; f=tests/fixtures; c=fuzz/corpus/fuzz_proc; \
+	rm -rf $(FUZZ_SEEDS)
+	mkdir -p $(FUZZ_SEEDS)/fuzz_proc
+	./$(FUZZ_BUILD)/seedgen $(FUZZ_SEEDS)
+	@set -e; f=tests/fixtures; c=$(FUZZ_SEEDS)/fuzz_proc; \
 	for p in proc-stat-hotplug proc-interrupts-2008; do \
 		{ cat $$f/$$p-before; printf '\0'; cat $$f/$$p-after; } \
 		    >$$c/$$p; \
@@ -168,7 +179,21 @@ fuzz-seeds: $(FUZZ_BUILD)/seedgen
 	cp $$f/host-mq-before/sys/class/net/veth0/uevent $$c/uevent-veth; \
 	cp $$f/host-mq-before/sys/class/net/eth0/statistics/rx_bytes \
 	    $$c/statistics-rx_bytes; \
-	ls fuzz/corpus/* | wc -l
+	ls $(FUZZ_SEEDS)/* | wc -l
+
+# The checked-in seeds are what fuzz-seeds makes today: a codec change
+# that alters them (or a stale corpus) fails here; "make fuzz-seeds"
+# rewrites them, then read the diff.
+fuzz-seeds-check: $(FUZZ_BUILD)/seedgen
+	@rm -rf $(FUZZ_BUILD)/seeds-now
+	@$(MAKE) --no-print-directory fuzz-seeds \
+	    FUZZ_SEEDS=$(FUZZ_BUILD)/seeds-now >/dev/null
+	@if ! diff -r -q fuzz/corpus $(FUZZ_BUILD)/seeds-now; then \
+		echo "fuzz-seeds-check: fuzz/corpus is not what make" \
+		    "fuzz-seeds writes today (above); run it and read the diff"; \
+		exit 1; \
+	fi; \
+	echo "fuzz-seeds-check: fuzz/corpus is current"
 
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
@@ -177,7 +202,7 @@ fuzz-clean:
 clean: fuzz-clean
 
 .PHONY: fuzz fuzz-long fuzz-build fuzz-replay fuzz-seeds fuzz-clean \
-	fuzz-check-options
+	fuzz-check-options fuzz-seeds-check
 .PRECIOUS: $(FUZZ_BUILD)/obj/%.o
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_UTIL:.o=.d) $(FUZZ_BINS:=.d)

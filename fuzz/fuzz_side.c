@@ -37,7 +37,7 @@ static const char *const string_members[] = {
 	"interface.lines.0.name", "interface.lines.0.chip",
 	"interface.lines.0.actions", "interface.lines.0.cpus",
 	"warnings.0", "context.kernel", "context.cpu_model",
-	"context.driver", "context.duplex", "context.tcp_rmem",
+	"context.driver", "context.duplex", "context.sysctl.tcp_rmem",
 	"context.congestion", "context.note",
 };
 

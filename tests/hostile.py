@@ -32,7 +32,8 @@ for every pass criterion:
 Python 3 standard library only.  The listener is started by the caller
 (tests/hostile.sh) and named with --port and --pid.  Prints "ok - ..." or
 "FAIL - ..." per check and ends with "N passed, M failed"; exits 1 when
-a check failed.  A case that shows a listener bug we have reported is
+a check failed, 3 (after a FAIL line and the tally) when the run itself
+raised an exception.  A case that shows a listener bug we have reported is
 marked "known failure" and still FAILS.
 
 Also the fake client that the dead-peer section runs as a child process
@@ -55,6 +56,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 
 # The listener's --handshake-timeout and --silent-timeout (set by --handshake
 # and --silent); these are the listener's defaults.
@@ -1746,6 +1748,20 @@ def main():
     print("# seed %d (rerun with --seed %d)" % (args.seed, args.seed),
           flush=True)
     h = Harness(args)
+    try:
+        return run_sections(h, args)
+    except Exception:
+        # A crash is a failure of the run, counted and in the tally, so
+        # the caller never reads a half-run as a pass (issue 13).
+        traceback.print_exc()
+        h.t.check("hostile.py runs to the end without an exception", False,
+                  traceback.format_exc().strip().splitlines()[-1])
+        h.summary()
+        return 3
+
+
+def run_sections(h, args):
+    """Every section in turn; the summary's exit status."""
     if not h.alive():
         h.t.check("listener is running (pid %d)" % args.pid, False)
         return h.summary()

@@ -144,19 +144,36 @@ idle=$(counts "$srv")
 echo "# idle listener: fds threads = $idle"
 
 start=$(date +%s)
-rc=0
+# hostile.py's own lines are the count: every "ok - " and "FAIL - " it
+# printed, whatever happened after.  Its tally must exist and agree, and
+# its exit must say the same (0: no FAIL, 1: a FAIL); a crash (exit 3 or
+# an uncaught exception's 1 with no FAIL line), a missing tally or a
+# disagreement is a failure of its own (issue 13).
 # shellcheck disable=SC2086	# $extra is a list of words
 "$PY" "$top/tests/hostile.py" --gigebench "$GB" --port "$port" \
     --pid "$srv" --handshake "$HANDSHAKE" --silent "$SILENT" \
     --default-port "$port2" --default-pid "$srv2" \
-    --tally "$tmp/tally" $extra || rc=$?
-if [ -s "$tmp/tally" ]; then
-	read -r p f <"$tmp/tally"
-	passed=$((passed + p))
-	failed=$((failed + f))
+    --tally "$tmp/tally" $extra | tee "$tmp/py.out"
+rc=${PIPESTATUS[0]}
+p=$(grep -c '^ok - ' "$tmp/py.out" || true)
+f=$(grep -c '^FAIL - ' "$tmp/py.out" || true)
+passed=$((passed + p))
+failed=$((failed + f))
+if [ ! -s "$tmp/tally" ]; then
+	fail "hostile.py wrote its tally (exit $rc, $p ok and $f FAIL lines)"
+else
+	read -r tp tf <"$tmp/tally"
+	if [ "$tp $tf" != "$p $f" ]; then
+		fail "hostile.py's tally ($tp passed, $tf failed) matches its" \
+		    "lines ($p ok, $f FAIL)"
+	fi
 fi
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
 	fail "hostile.py ran to the end (exit $rc)"
+elif [ "$rc" -eq 1 ] && [ "$f" -eq 0 ]; then
+	fail "hostile.py exits 1 only after a FAIL line (exit 1, none)"
+elif [ "$rc" -eq 0 ] && [ "$f" -ne 0 ]; then
+	fail "hostile.py exits 1 after $f FAIL lines (exit 0)"
 fi
 
 # The listener is idle again: descriptors and threads as at the start.

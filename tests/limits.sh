@@ -197,12 +197,20 @@ fi
 served "after the cut-offs, a real test" -t 127.0.0.1 -T 0.5
 
 # The client's own --silent-timeout: the listener freezes mid-test.
+# The freeze comes once the listener says the test started (not after a
+# fixed sleep), and 0.3 s of data later.
 t0=$(now_ms)
+before=$(started limited)
 "$GB" -t 127.0.0.1 -p "$lport" -T 10 --silent-timeout 1 -q \
     >"$tmp/c.out" 2>"$tmp/c.err" &
 cpid=$!
 pids="$pids $cpid"
-sleep 0.7
+for _ in $(seq 1 250); do
+	[ "$(started limited)" -gt "$before" ] && break
+	kill -0 "$cpid" 2>/dev/null || break
+	sleep 0.02
+done
+sleep 0.3
 kill -STOP "$A"
 t1=$(now_ms)
 rc=0
@@ -273,15 +281,39 @@ alive "a refused test"
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 time.sleep(1.5)' "$lport"
 alive "a silent connection that timed out"
+# Killed once the listener says its test started (not after a sleep).
+before=$(started once)
 "$GB" -t 127.0.0.1 -p "$lport" -T 5 -q >/dev/null 2>&1 &
 cpid=$!
-sleep 0.5
+for _ in $(seq 1 250); do
+	[ "$(started once)" -gt "$before" ] && break
+	kill -0 "$cpid" 2>/dev/null || break
+	sleep 0.02
+done
+if [ "$(started once)" -gt "$before" ] && kill -0 "$cpid" 2>/dev/null; then
+	pass "the client to be killed is in its test"
+else
+	fail "the client to be killed is in its test (started: $(started once)," \
+	    "before: $before)"
+fi
 kill -KILL "$cpid"
 wait "$cpid" 2>/dev/null || true
 sleep 0.5
 alive "a client killed mid-test"
+# The failed test must be one: started on the -1 listener and cut off
+# for sending past -n (issue 13: it was never checked).
+before=$(started once)
 out=$(oversend "$lport" nbuf "$bport")
-alive "a failed test (cut off: $(jget "$out" cut))"
+if [ "$(jget "$out" cut)" = True ] &&
+    jget "$out" error | grep -q 'more than the test asked for' &&
+    [ "$(started once)" -gt "$before" ]; then
+	pass "a failed test on the -1 listener: started, cut off: $out"
+else
+	fail "a failed test on the -1 listener: started, cut off #" \
+	    "$(started once) started (before: $before): $out" \
+	    "$(head -c 200 "$tmp/ov.err")"
+fi
+alive "a failed test"
 served "the one complete test of a -1 listener" -t 127.0.0.1 -T 0.5
 st=0
 for _ in $(seq 1 30); do

@@ -10,7 +10,9 @@
 # nothing to A is acknowledged.  The listener must be idle again within
 # the silent-peer timeout + 1 s, whether it was receiving or transmitting;
 # "idle" is a real test from B to itself that passes.  Every check prints "ok" or "FAIL"; the last line
-# is "N passed, M failed".  Without root it prints "SKIP: <reason>".
+# is "N passed, M failed".  Without root it prints "# SKIP <reason>" and
+# "0 passed, 0 failed, 1 skipped"; with CI set that is a failure
+# (tests/lib/skip.sh).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -20,9 +22,9 @@ SILENT=2
 
 # shellcheck source=tests/lib/netns.sh
 . "$HERE/lib/netns.sh"
-if ! netns_need_root; then
-	echo "0 passed, 0 failed"
-	exit 0
+if ! netns_need_root >/dev/null; then
+	skip_or_fail "$NETNS_MISSING"	# under CI: a failure
+	exit $?
 fi
 
 TMP=$(mktemp -d)
@@ -36,9 +38,10 @@ ok() { pass=$((pass + 1)); echo "ok - $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL - $*"; }
 now_ms() { date +%s%3N; }
 
-# vanish WHAT CLIENT-ARGS...: the client's host goes away 1 s into it.
+# vanish WHAT CLIENT-ARGS...: the client's host goes away 1 s into its
+# test (1 s after the listener says the test started).
 vanish() {
-	local what=$1 t0 ms rc
+	local what=$1 t0 ms rc cpid started inflight
 	shift
 	netns_setup
 	trap 'cleanup' EXIT
@@ -50,10 +53,35 @@ vanish() {
 		netns_exec b ss -Htln "sport = :$PORT" | grep -q . && break
 		sleep 0.1
 	done
-	netns_exec a "$@" >/dev/null 2>&1 &
-	sleep 1
+	netns_exec a "$@" >/dev/null 2>"$TMP/client.err" &
+	cpid=$!
+	# The link goes down in the middle of a test: the listener has said
+	# "test started" for A, data flows for 1 s more, and the client is
+	# still running when it goes (issue 13: a client that had already
+	# ended made every check pass).
+	started=0
+	for _ in $(seq 1 100); do
+		if grep -q "$ADDR_A.*test started" "$TMP/srv.err"; then
+			started=1
+			break
+		fi
+		kill -0 "$cpid" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ "$started" -eq 0 ] || sleep 1
+	inflight=0
+	kill -0 "$cpid" 2>/dev/null && inflight=1
 	netns_exec a ip link set "$IF_A" down
 	t0=$(now_ms)
+	if [ "$started" -eq 1 ] && [ "$inflight" -eq 1 ]; then
+		ok "$what: the client is in a test when its host vanishes"
+	else
+		fail "$what: the client is in a test when its host vanishes #" \
+		    "listener saw the start: $started, client running:" \
+		    "$inflight; client: $(tail -2 "$TMP/client.err" |
+		    tr '\n' ' ') listener: $(tail -3 "$TMP/srv.err" |
+		    tr '\n' ' ')"
+	fi
 	rc=1
 	for _ in $(seq 1 100); do
 		rc=0

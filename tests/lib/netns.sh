@@ -5,7 +5,10 @@
 # link of a given rate (this kernel has tbf, not netem).
 #
 #	. tests/lib/netns.sh
-#	netns_need_root || exit 0	# prints "SKIP: ..." when it cannot run
+#	if ! netns_need_root >/dev/null; then	# sets NETNS_MISSING
+#		skip_or_fail "$NETNS_MISSING"	# tests/lib/skip.sh
+#		exit $?
+#	fi
 #	netns_setup --mtu 9000 --rate 1gbit
 #	netns_exec b iperf3 -s -1 &
 #	netns_exec a iperf3 -c "$ADDR_B"
@@ -36,6 +39,9 @@
 # that tbf never splits a GSO skb) and at most 4M: 1gbit gets 1,000,000
 # bytes.
 
+# shellcheck source=tests/lib/skip.sh
+. "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
+
 NETNS_MTU_MIN=1280
 NETNS_MTU_MAX=65535
 NETNS_ADDR_A=198.18.0.1
@@ -46,33 +52,41 @@ NETNS_PREFIX=24
 NETNS_LATENCY=20ms
 
 # netns_need_root: 0 when this process can build the test bed; otherwise
-# prints "SKIP: <reason>" and returns 1.  Probes by making a throwaway
-# namespace with a tbf qdisc on its loopback, then deleting it.
+# prints "SKIP: <reason>", sets NETNS_MISSING to the reason and returns 1
+# (a test discards the line and passes the reason to skip_or_fail: a
+# skip, or a failure under CI; bench/run.sh reads the line).  Probes by making a
+# throwaway namespace with a tbf qdisc on its loopback, then deleting it.
 netns_need_root() {
 	local probe="gb-probe-$$" cmd
+	NETNS_MISSING=""
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "SKIP: network namespaces need root"
+		NETNS_MISSING="network namespaces need root"
+		echo "SKIP: $NETNS_MISSING"
 		return 1
 	fi
 	for cmd in ip tc; do
 		if ! command -v "$cmd" >/dev/null 2>&1; then
-			echo "SKIP: $cmd not found (Debian package iproute2)"
+			NETNS_MISSING="$cmd not found (Debian package iproute2)"
+			echo "SKIP: $NETNS_MISSING"
 			return 1
 		fi
 	done
 	if ! ip netns add "$probe" 2>/dev/null; then
-		echo "SKIP: cannot create a network namespace (ip netns add)"
+		NETNS_MISSING="cannot create a network namespace (ip netns add)"
+		echo "SKIP: $NETNS_MISSING"
 		return 1
 	fi
 	if ! ip -n "$probe" link set lo up 2>/dev/null ||
 	    ! tc -n "$probe" qdisc add dev lo root tbf rate 1gbit \
 	    burst 64k latency 10ms 2>/dev/null; then
 		ip netns del "$probe" 2>/dev/null || true
-		echo "SKIP: the tbf qdisc is not available (sch_tbf)"
+		NETNS_MISSING="the tbf qdisc is not available (sch_tbf)"
+		echo "SKIP: $NETNS_MISSING"
 		return 1
 	fi
 	if ! ip netns del "$probe" 2>/dev/null; then
-		echo "SKIP: cannot delete a network namespace (ip netns del)"
+		NETNS_MISSING="cannot delete a network namespace (ip netns del)"
+		echo "SKIP: $NETNS_MISSING"
 		return 1
 	fi
 	return 0
