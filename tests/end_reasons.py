@@ -29,81 +29,24 @@ About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 """
 
 import os
-import random
 import re
+import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hostile  # noqa: E402  (the protocol's framing and the fake client)
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbpeer  # noqa: E402  (listener, client, tally)
+import hostile  # noqa: E402  (the fake client)
+from gbpeer import check  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GB = os.environ.get("GIGEBENCH", os.path.join(TOP, "build", "gigebench"))
 HANDSHAKE_S = 1.0
 
-passed = failed = 0
 
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("FAIL - " + name + (": " + detail if detail else ""))
-    sys.stdout.flush()
-
-
-def free_port():
-    for _ in range(200):
-        p = random.randint(20000, 32000)
-        s = socket.socket()
-        try:
-            s.bind(("127.0.0.1", p))
-            return p
-        except OSError:
-            continue
-        finally:
-            s.close()
-    raise SystemExit("no free port")
-
-
-class Listener:
-    def __init__(self, tmp, *args):
-        self.port = free_port()
-        self.err = os.path.join(tmp, "l.%d.err" % self.port)
-        self.p = subprocess.Popen(
-            [GB, "-r", "-p", str(self.port), "-v"] + list(args),
-            stdout=subprocess.DEVNULL, stderr=open(self.err, "wb"))
-        for _ in range(50):
-            try:
-                socket.create_connection(("127.0.0.1", self.port),
-                                         0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit("the listener did not come up")
-
-    def stop(self):
-        if self.p.poll() is None:
-            self.p.kill()
-        self.p.wait()
-
-
-def client(port, *args, background=False):
-    argv = [GB, "-t", "127.0.0.1", "-p", str(port), "-l", "16K", "-q"] + \
-        list(args)
-    if background:
-        return subprocess.Popen(argv, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE)
-    p = subprocess.run(argv, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, timeout=30)
-    return p.returncode, p.stderr.decode(errors="replace").strip()
+def client(port, *args):
+    return gbpeer.client(port, "-l", "16K", "-q", *args, timeout=30)
 
 
 def case_cc(port):
@@ -145,60 +88,54 @@ def case_data(port, opened):
 
 
 def case_max_bytes(port):
-    rc, err = client(port, "-T", "3")
+    r = client(port, "-T", "3")
     check("max-bytes: a test past the listener's --max-bytes exits 1 "
-          "naming --max-bytes", rc == 1 and "--max-bytes" in err,
-          "exit %d: %s" % (rc, err[:200]))
+          "naming --max-bytes", r.rc == 1 and "--max-bytes" in r.err,
+          r.why(200))
 
 
 def case_stopped(tmp):
-    lst = Listener(tmp)
+    lst = gbpeer.Listener(tmp, "-v")
     try:
-        c = client(lst.port, "-T", "3", background=True)
+        c = gbpeer.client_start(lst.port, "-l", "16K", "-q", "-T", "3")
         time.sleep(1.0)
         lst.p.send_signal(signal.SIGTERM)
-        try:
-            _, err = c.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            c.kill()
-            _, err = c.communicate()
-        err = err.decode(errors="replace").strip()
+        r = gbpeer.client_wait(c, timeout=15)
         check("stopped: a client whose listener gets SIGTERM mid-test says "
               "the listener was stopped (SIGTERM), exit 1",
-              c.returncode == 1 and
-              "the listener was stopped (SIGTERM)" in err,
-              "exit %d: %s" % (c.returncode, err[:200]))
+              r.rc == 1 and "the listener was stopped (SIGTERM)" in r.err,
+              r.why(200))
     finally:
         lst.stop()
 
 
 def main():
-    if not os.access(GB, os.X_OK):
-        check("gigebench binary at %s (run make)" % GB, False)
-        print("%d passed, %d failed" % (passed, failed))
-        return 1
     tmp = tempfile.mkdtemp(prefix="gigebench-ends.")
-    lst = Listener(tmp, "--handshake-timeout", "1", "--max-bytes", "10M")
     try:
-        ok, detail = hostile.learn_protocol(GB, lst.port, ("-n", "100"))
+        sessions(tmp)
+        case_stopped(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def sessions(tmp):
+    lst = gbpeer.Listener(tmp, "-v", "--handshake-timeout", "1",
+                          "--max-bytes", "10M")
+    try:
+        ok, detail = hostile.learn_protocol(gbpeer.GB, lst.port,
+                                            ("-n", "100"))
         check("learn the protocol from a real client", ok, detail)
         case_cc(lst.port)
         case_data(lst.port, 0)
         case_data(lst.port, 1)
         case_max_bytes(lst.port)
-        rc, err = client(lst.port, "-n", "100")
-        check("a real test (-n 100 -l 16K) after them", rc == 0, "exit %d: %s" % (rc, err))
-        check("the listener is alive", lst.p.poll() is None,
+        r = client(lst.port, "-n", "100")
+        check("a real test (-n 100 -l 16K) after them", r.rc == 0, r.why())
+        check("the listener is alive", lst.alive(),
               "exit %s" % lst.p.returncode)
     finally:
         lst.stop()
-    case_stopped(tmp)
-    for f in os.listdir(tmp):
-        os.unlink(os.path.join(tmp, f))
-    os.rmdir(tmp)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    gbpeer.run(main)

@@ -21,52 +21,24 @@ About 20 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 """
 
 import os
-import random
 import re
 import resource
 import select
-import socket
-import subprocess
+import shutil
 import sys
 import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbpeer  # noqa: E402  (listener, client, tally)
 import hostile  # noqa: E402  (connect from a chosen source)
+from gbpeer import check  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GB = os.environ.get("GIGEBENCH", os.path.join(TOP, "build", "gigebench"))
 NOFILE = 64
 SOURCES = ["127.0.0.%d" % i for i in range(2, 8)]
 PER_SOURCE = 16
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("FAIL - " + name + (": " + detail if detail else ""))
-    sys.stdout.flush()
-
-
-def free_port():
-    for _ in range(200):
-        p = random.randint(20000, 32000)
-        s = socket.socket()
-        try:
-            s.bind(("127.0.0.1", p))
-            return p
-        except OSError:
-            continue
-        finally:
-            s.close()
-    raise SystemExit("no free port")
 
 
 def limit_nofile():
@@ -125,41 +97,19 @@ class Flood(threading.Thread):
 
 
 def real_test(port):
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run([GB, "-t", "127.0.0.1", "-p", str(port), "-l",
-                            "16K", "-T", "0.2", "-q"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           timeout=20)
-        rc, err = p.returncode, p.stderr.decode(errors="replace").strip()
-    except subprocess.TimeoutExpired:
-        rc, err = -1, "timed out after 20 s"
-    return rc, err, time.monotonic() - t0
+    r = gbpeer.client(port, "-l", "16K", "-T", "0.2", "-q", timeout=20)
+    return r.rc, r.err, r.secs
 
 
 def main():
-    if not os.access(GB, os.X_OK):
-        check("gigebench binary at %s (run make)" % GB, False)
-        print("%d passed, %d failed" % (passed, failed))
-        return 1
     tmp = tempfile.mkdtemp(prefix="gigebench-fdflood.")
-    err_path = os.path.join(tmp, "l.err")
-    port = free_port()
-    lst = subprocess.Popen([GB, "-r", "-p", str(port), "-v"],
-                           stdout=subprocess.DEVNULL,
-                           stderr=open(err_path, "wb"),
-                           preexec_fn=limit_nofile)
+    lst = None
     flood = None
     try:
-        for _ in range(50):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        lst = gbpeer.Listener(tmp, "-v", preexec_fn=limit_nofile)
+        port = lst.port
         time.sleep(0.2)
-        with open(err_path, errors="replace") as f:
-            start = f.read()
+        start = lst.log()
         check("the listener reports its pending caps at start (-v)",
               re.search(r"pending[^\n]*\d", start) is not None,
               "its log: %r" % start[:300])
@@ -179,19 +129,16 @@ def main():
                   len(good), "; ".join("exit %d in %.2f s%s" % (
                       r[0], r[2], (": " + r[1][:100]) if r[0] else "")
                       for r in results), flood.opened, flood.closed))
-        check("the listener is alive", lst.poll() is None,
-              "exit %s" % lst.returncode)
+        check("the listener is alive", lst.alive(),
+              "exit %s" % lst.p.returncode)
     finally:
         if flood is not None:
             flood.stop.set()
             flood.join(5)
-        lst.kill()
-        lst.wait()
-        os.unlink(err_path)
-        os.rmdir(tmp)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+        if lst is not None:
+            lst.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    gbpeer.run(main)

@@ -24,57 +24,30 @@ About 50 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 
 import argparse
 import os
-import random
 import select
+import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hostile  # noqa: E402  (the protocol's framing)
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbpeer  # noqa: E402  (listener, client, framing, tally)
+import hostile  # noqa: E402  (the protocol's messages)
+from gbpeer import check  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GB = os.environ.get("GIGEBENCH", os.path.join(TOP, "build", "gigebench"))
 ATTACKER = "127.0.0.2"
 PERIOD_S = 5.0
 MIN_GAP_S = 0.25        # reconnects after a drop, at most 4 a second
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("FAIL - " + name + (": " + detail if detail else ""))
-    sys.stdout.flush()
-
-
-def free_port():
-    for _ in range(200):
-        p = random.randint(20000, 32000)
-        s = socket.socket()
-        try:
-            s.bind(("127.0.0.1", p))
-            return p
-        except OSError:
-            continue
-        finally:
-            s.close()
-    raise SystemExit("no free port")
 
 
 def stall_hello(psk):
     body = hostile.hello_body(dict(duration_ms=200))
     if psk:
         body["nonce"] = os.urandom(32).hex()
-    return hostile.frame(hostile.HELLO, body)
+    return gbpeer.frame(hostile.HELLO, body)
 
 
 class Attacker(threading.Thread):
@@ -136,45 +109,20 @@ class Attacker(threading.Thread):
 
 
 def real_test(port, psk_file):
-    args = [GB, "-t", "127.0.0.1", "-p", str(port), "-l", "16K", "-T",
-            "0.2", "-q"]
+    args = ["-l", "16K", "-T", "0.2", "-q"]
     if psk_file:
         args += ["--psk", psk_file]
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(args, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, timeout=20)
-        rc, err = p.returncode, p.stderr.decode(errors="replace").strip()
-    except subprocess.TimeoutExpired:
-        rc, err = -1, "timed out after 20 s"
-    return rc, err, time.monotonic() - t0
+    r = gbpeer.client(port, *args, timeout=20)
+    return r.rc, r.err, r.secs
 
 
-class Listener:
-    def __init__(self, tmp, psk_file):
-        self.port = free_port()
-        self.err = os.path.join(tmp, "l.%d.err" % self.port)
-        args = [GB, "-r", "-p", str(self.port), "-v"]
-        if psk_file:
-            args += ["--psk", psk_file]
-        self.p = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                                  stderr=open(self.err, "wb"))
-        for _ in range(50):
-            try:
-                socket.create_connection(("127.0.0.1", self.port),
-                                         0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit("the listener did not come up")
-
-    def stop(self):
-        self.p.kill()
-        self.p.wait()
+def listener(tmp, psk_file):
+    return gbpeer.Listener(tmp, "-v", *(["--psk", psk_file] if psk_file
+                                        else []))
 
 
 def hostage_round(tmp, name, psk_file, seconds):
-    lst = Listener(tmp, psk_file)
+    lst = listener(tmp, psk_file)
     try:
         rc, err, _ = real_test(lst.port, psk_file)
         check("%s: a real test before the attack" % name, rc == 0,
@@ -214,7 +162,7 @@ def hostage_round(tmp, name, psk_file, seconds):
               "attacker hellos, %d dropped by the listener" % (
                   name, ok, total, codes, att.hellos, att.drops))
         other_source(lst, name, psk_file)
-        check("%s: the listener is alive" % name, lst.p.poll() is None,
+        check("%s: the listener is alive" % name, lst.alive(),
               "exit %s" % lst.p.returncode)
     finally:
         lst.stop()
@@ -240,17 +188,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=20.0)
     a = ap.parse_args()
-    if not os.access(GB, os.X_OK):
-        check("gigebench binary at %s (run make)" % GB, False)
-        print("%d passed, %d failed" % (passed, failed))
-        return 1
     try:
         t = socket.socket()
         t.bind((ATTACKER, 0))
         t.close()
     except OSError as e:
         check("%s is a loopback address here" % ATTACKER, False, str(e))
-        print("%d passed, %d failed" % (passed, failed))
         return 1
     tmp = tempfile.mkdtemp(prefix="gigebench-hostage.")
     psk = os.path.join(tmp, "key")
@@ -258,21 +201,18 @@ def main():
         f.write(os.urandom(24).hex().encode() + b"\n")
     os.chmod(psk, 0o600)
     try:
-        lst = Listener(tmp, None)
+        lst = listener(tmp, None)
         try:
-            ok, detail = hostile.learn_protocol(GB, lst.port, ("-T", "0.2"))
+            ok, detail = hostile.learn_protocol(gbpeer.GB, lst.port,
+                                                ("-T", "0.2"))
         finally:
             lst.stop()
         check("learn the protocol from a real client", ok, detail)
         hostage_round(tmp, "no --psk", None, a.seconds)
         hostage_round(tmp, "--psk", psk, a.seconds)
     finally:
-        for f in os.listdir(tmp):
-            os.unlink(os.path.join(tmp, f))
-        os.rmdir(tmp)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    gbpeer.run(main)

@@ -28,47 +28,19 @@ About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 
 import copy
 import os
-import random
 import re
-import socket
-import subprocess
+import shutil
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hostile  # noqa: E402  (the protocol's framing and the fake client)
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbpeer  # noqa: E402  (listener, client, framing, tally)
+import hostile  # noqa: E402  (the fake client)
+from gbpeer import check  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GB = os.environ.get("GIGEBENCH", os.path.join(TOP, "build", "gigebench"))
 ESCAPES = "\x1b[31m red \x1b]0;x\x07"
-
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("FAIL - " + name + (": " + detail if detail else ""))
-    sys.stdout.flush()
-
-
-def free_port():
-    for _ in range(200):
-        p = random.randint(20000, 32000)
-        s = socket.socket()
-        try:
-            s.bind(("127.0.0.1", p))
-            return p
-        except OSError:
-            continue
-        finally:
-            s.close()
-    raise SystemExit("no free port")
 
 
 # Fields whose size the decoder already caps below the long forgery
@@ -129,7 +101,7 @@ def fake_session(port, side):
         f.setup()
         f.pump(0.2)
         f.finish_data()
-        f.ctl.sendall(hostile.frame(hostile.DONE, {"side": side}))
+        f.ctl.sendall(gbpeer.frame(hostile.DONE, {"side": side}))
         _, msgs = f.rd.outcome(3.0)
         return hostile.describe(msgs)
     except (OSError, ValueError, hostile.Closed, TimeoutError) as e:
@@ -139,10 +111,8 @@ def fake_session(port, side):
 
 
 def real_test(port):
-    p = subprocess.run([GB, "-t", "127.0.0.1", "-p", str(port), "-l", "16K",
-                        "-T", "0.2", "-q"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, timeout=20)
-    return p.returncode, p.stderr.decode(errors="replace").strip()
+    r = gbpeer.client(port, "-l", "16K", "-T", "0.2", "-q", timeout=20)
+    return r.rc, r.err
 
 
 class Log:
@@ -190,54 +160,42 @@ def first_escape(text):
 
 
 def main():
-    if not os.access(GB, os.X_OK):
-        check("gigebench binary at %s (run make)" % GB, False)
-        print("%d passed, %d failed" % (passed, failed))
-        return 1
     tmp = tempfile.mkdtemp(prefix="gigebench-peerstr.")
-    out, err = os.path.join(tmp, "l.out"), os.path.join(tmp, "l.err")
-    port = free_port()
-    lst = subprocess.Popen([GB, "-r", "-p", str(port), "-v"],
-                           stdout=open(out, "wb"), stderr=open(err, "wb"))
     try:
-        for _ in range(50):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        ok, detail = hostile.learn_protocol(GB, port, ("-T", "0.2"))
-        check("learn the protocol from a real client", ok, detail)
-        if not ok:
-            return 1
-        log = Log([out, err])
-        time.sleep(0.3)
-        log.new()
-        cases = CASES + [("all fields at once", all_at_once)]
-        for field, forge in cases:
-            side = copy.deepcopy(hostile.SIDE)
-            forge(side)
-            answer = fake_session(port, side)
-            time.sleep(0.3)
-            refused, shown = judge(field, field, answer, log.new())
-            print("# %s: listener answered %s; %s" % (
-                field, answer[:160], "refused" if refused else
-                "printed" if shown else "not printed"))
-            rc, why = real_test(port)
-            check("%s: a real test passes after it" % field, rc == 0,
-                  "exit %d: %s" % (rc, why))
-            log.new()
-        check("the listener is alive", lst.poll() is None,
-              "exit %s" % lst.returncode)
+        lst = gbpeer.Listener(tmp, "-v", out=True)
+        try:
+            return cases(lst)
+        finally:
+            lst.stop()
     finally:
-        lst.kill()
-        lst.wait()
-        for p in (out, err):
-            os.unlink(p)
-        os.rmdir(tmp)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def cases(lst):
+    port = lst.port
+    ok, detail = hostile.learn_protocol(gbpeer.GB, port, ("-T", "0.2"))
+    check("learn the protocol from a real client", ok, detail)
+    if not ok:
+        return 1
+    log = Log([lst.out, lst.err])
+    time.sleep(0.3)
+    log.new()
+    for field, forge in CASES + [("all fields at once", all_at_once)]:
+        side = copy.deepcopy(hostile.SIDE)
+        forge(side)
+        answer = fake_session(port, side)
+        time.sleep(0.3)
+        refused, shown = judge(field, field, answer, log.new())
+        print("# %s: listener answered %s; %s" % (
+            field, answer[:160], "refused" if refused else
+            "printed" if shown else "not printed"))
+        rc, why = real_test(port)
+        check("%s: a real test passes after it" % field, rc == 0,
+              "exit %d: %s" % (rc, why))
+        log.new()
+    check("the listener is alive", lst.alive(), "exit %s" % lst.p.returncode)
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    gbpeer.run(main)

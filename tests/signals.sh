@@ -36,12 +36,15 @@
 #
 #	GIGEBENCH=build/gigebench bash tests/signals.sh
 #
-# Needs env --default-signal (GNU coreutils 8.31).  About 30 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
-# "N passed, M failed"; exits 1 when a check failed.
+# Needs env --default-signal (GNU coreutils 8.31; tests/lib/listener.sh
+# uses it).  About 30 s.  Prints "ok - ..." or "FAIL - ..." per check and
+# ends with "N passed, M failed"; exits 1 when a check failed.
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/listener.sh
+. "$top/tests/lib/listener.sh"
 GB=${GIGEBENCH:-$top/build/gigebench}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gigebench-signals.XXXXXX")
 pids=""
@@ -51,12 +54,8 @@ failed=0
 # shellcheck disable=SC2317	# called by the trap
 cleanup()
 {
-	local p
-	for p in $pids; do
-		kill -CONT "$p" 2>/dev/null || true
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
+	# shellcheck disable=SC2086	# a list of pids
+	listener_stop $pids
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -72,7 +71,6 @@ finish()
 	[ "$failed" -eq 0 ]
 	exit $?
 }
-now_ms() { date +%s%3N; }
 
 if [ ! -x "$GB" ]; then
 	fail "gigebench binary at $GB (run make)"
@@ -83,26 +81,16 @@ fi
 # sets $lpid and $lport.
 listen()
 {
-	local name=$1 p port="" up=0
-	for _ in $(seq 1 50); do
-		p=$((20000 + RANDOM % 10000))
-		if ! ss -Htln "sport = :$p" | grep -q .; then port=$p; break; fi
-	done
-	[ -n "$port" ] || { fail "a free port for $name"; return 1; }
-	# A non-interactive shell starts its background jobs with SIGINT
-	# and SIGQUIT ignored: give the listener the default dispositions
-	# that a unit file or a terminal would.
-	env --default-signal "$GB" -r -p "$port" -v >"$tmp/$name.out" \
-	    2>"$tmp/$name.err" &
-	lpid=$!
-	lport=$port
-	pids="$pids $lpid"
-	for _ in $(seq 1 50); do
-		if ss -Htln "sport = :$port" | grep -q .; then up=1; break; fi
-		kill -0 "$lpid" 2>/dev/null || break
-		sleep 0.1
-	done
-	[ "$up" -eq 1 ] || { fail "$name comes up on port $port"; return 1; }
+	local name=$1 rc=0
+	listener_start "$GB" "$tmp/$name.out" "$tmp/$name.err" -v || rc=$?
+	lpid=$LISTENER_PID
+	lport=$LISTENER_PORT
+	[ -z "$lpid" ] || pids="$pids $lpid"
+	case $rc in
+	0) ;;
+	1) fail "a free port for $name"; return 1 ;;
+	*) fail "$name comes up on port $lport"; return 1 ;;
+	esac
 }
 
 started() { grep -c 'test started' "$tmp/$1.err" || true; }
@@ -148,17 +136,8 @@ alive()
 # ended LISTENER-PID MS: waits at most MS for it; sets $rc (-1: running).
 ended()
 {
-	local t0
-	t0=$(now_ms)
-	rc=-1
-	while [ $(($(now_ms) - t0)) -lt "$2" ]; do
-		if ! kill -0 "$1" 2>/dev/null; then
-			rc=0
-			wait "$1" 2>/dev/null || rc=$?
-			return 0
-		fi
-		sleep 0.05
-	done
+	listener_wait_exit "$1" "$2"
+	rc=$LISTENER_RC
 }
 
 # --- the signals that change nothing (SIGUSR1 adds a status line)

@@ -32,6 +32,8 @@ TEST_MTU=4096
 
 # shellcheck source=tests/lib/netns.sh
 . "$HERE/lib/netns.sh"
+# shellcheck source=tests/lib/listener.sh
+. "$HERE/lib/listener.sh"
 if ! netns_need_root; then
 	echo "0 passed, 0 failed"
 	exit 0
@@ -47,10 +49,7 @@ SRV=""
 # shellcheck disable=SC2317	# called by the trap
 cleanup()
 {
-	if [ -n "$SRV" ]; then
-		kill -KILL "$SRV" 2>/dev/null || true
-		wait "$SRV" 2>/dev/null || true
-	fi
+	[ -z "$SRV" ] || listener_stop "$SRV"
 	netns_cleanup
 	rm -rf "$TMP"
 }
@@ -63,21 +62,16 @@ finish()
 	[ "$failed" -eq 0 ]
 	exit $?
 }
-now_ms() { date +%s%3N; }
 mtu_of() { netns_exec "$1" cat "/sys/class/net/$2/mtu"; }
 
-# "ip netns exec" execs the command, so $! is gigebench itself; env
-# gives it the default dispositions a background job would not have.
+# The listener in B on $PORT; $SRV is gigebench itself.
 start_listener()
 {
-	ip netns exec "$NS_B" env --default-signal "$GB" -r -p "$PORT" -q \
-	    --allow-mtu >/dev/null 2>>"$TMP/srv.err" &
-	SRV=$!
-	for _ in $(seq 1 50); do
-		netns_exec b ss -Htln "sport = :$PORT" | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
+	local rc=0
+	listener_start -n "$NS_B" -p "$PORT" -a "$GB" /dev/null \
+	    "$TMP/srv.err" -q --allow-mtu || rc=$?
+	SRV=$LISTENER_PID
+	return "$rc"
 }
 
 # restored: B's MTU back at BASE_MTU within 3 s and no journal left.
@@ -123,17 +117,9 @@ for sig in HUP USR1 USR2 ALRM PIPE WINCH URG VTALRM PROF IO PWR INT TERM \
 	fi
 	sleep 0.3
 	kill -s "$sig" "$SRV" 2>/dev/null || true
-	t0=$(now_ms)
-	rc=-1
-	while [ $(($(now_ms) - t0)) -lt 2000 ]; do
-		if ! kill -0 "$SRV" 2>/dev/null; then
-			rc=0
-			wait "$SRV" 2>/dev/null || rc=$?
-			SRV=""
-			break
-		fi
-		sleep 0.05
-	done
+	listener_wait_exit "$SRV" 2000
+	rc=$LISTENER_RC
+	[ "$rc" -eq -1 ] || SRV=""
 	case $sig in
 	INT | TERM | QUIT)
 		if [ "$rc" -eq 0 ]; then

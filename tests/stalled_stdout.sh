@@ -19,12 +19,15 @@
 #
 #	GIGEBENCH=build/gigebench bash tests/stalled_stdout.sh
 #
-# About 60 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
-# "N passed, M failed"; exits 1 when a check failed.
+# Needs env --default-signal (GNU coreutils 8.31; tests/lib/listener.sh
+# uses it).  About 60 s.  Prints "ok - ..." or "FAIL - ..." per check and
+# ends with "N passed, M failed"; exits 1 when a check failed.
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib/listener.sh
+. "$top/tests/lib/listener.sh"
 GB=${GIGEBENCH:-$top/build/gigebench}
 TESTS=${STALLED_TESTS:-100}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gigebench-stalled.XXXXXX")
@@ -35,10 +38,7 @@ failed=0
 # shellcheck disable=SC2317	# called by the trap
 cleanup()
 {
-	if [ -n "$lpid" ]; then
-		kill -KILL "$lpid" 2>/dev/null || true
-		wait "$lpid" 2>/dev/null || true
-	fi
+	[ -z "$lpid" ] || listener_stop "$lpid"
 	exec 3<&- 4<&- 2>/dev/null || true
 	rm -rf "$tmp"
 }
@@ -61,27 +61,19 @@ if [ ! -x "$GB" ]; then
 	finish
 fi
 
-port=""
-for _ in $(seq 1 50); do
-	p=$((20000 + RANDOM % 10000))
-	if ! ss -Htln "sport = :$p" | grep -q .; then port=$p; break; fi
-done
-[ -n "$port" ] || { fail "a free port"; finish; }
-
 # The reader that never reads: opened read-write so that neither open
 # blocks and the listener never sees EPIPE.
 mkfifo "$tmp/stdout"
 exec 3<>"$tmp/stdout"
-"$GB" -r -p "$port" -v --handshake-timeout 1 >"$tmp/stdout" \
-    2>"$tmp/l.err" &
-lpid=$!
-up=0
-for _ in $(seq 1 50); do
-	if ss -Htln "sport = :$port" | grep -q .; then up=1; break; fi
-	kill -0 "$lpid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ "$up" -ne 1 ]; then
+rc=0
+listener_start "$GB" "$tmp/stdout" "$tmp/l.err" -v --handshake-timeout 1 ||
+    rc=$?
+lpid=$LISTENER_PID
+port=$LISTENER_PORT
+if [ "$rc" -eq 1 ]; then
+	fail "a free port"
+	finish
+elif [ "$rc" -ne 0 ]; then
 	fail "listener comes up on port $port"
 	sed 's/^/# /' "$tmp/l.err"
 	finish
