@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event2/thread.h>
 #include <jansson.h>
@@ -23,6 +24,7 @@
 #include "run/server.h"
 #include "wire/auth.h"
 #include "cli/sweeprun.h"
+#include "out/outq.h"
 #include "base/version.h"
 
 enum {
@@ -33,6 +35,8 @@ enum {
 
 struct output {
 	const struct gb_opts	*opts;
+	FILE			*report;	/* NULL: stdout */
+	struct outq		*q[2];		/* a listener's stdout, stderr */
 };
 
 static void
@@ -67,11 +71,13 @@ render(const struct gb_result *r, void *arg)
 		.unit = o->unit, .verbose = o->verbose, .quiet = o->quiet,
 	};
 
+	FILE *f = out->report != NULL ? out->report : stdout;
+
 	if (o->json)
-		report_json_print(stdout, report_json(r));
+		report_json_print(f, report_json(r));
 	else
-		report_text(stdout, r, &st);
-	fflush(stdout);
+		report_text(f, r, &st);
+	fflush(f);
 }
 
 static int
@@ -139,6 +145,58 @@ run_restore(void)
 	return 0;
 }
 
+static void
+on_loop(struct event_base *base, void *arg)
+{
+	struct output *out = arg;
+
+	outq_set_base(out->q[0], base);
+	outq_set_base(out->q[1], base);
+}
+
+/*
+ * A listener's stdout and stderr go through queues that never block its
+ * one event loop (out/outq.h): a stdout that nobody reads loses interval
+ * lines, counted and said, never the listener's deadlines.
+ */
+static int
+output_open(struct output *out, struct rolecfg_out *lines)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if ((out->q[0] = outq_new(NULL, STDOUT_FILENO, OUTQ_DEFAULT_CAP)) ==
+	    NULL || (out->q[1] = outq_new(NULL, STDERR_FILENO,
+	    OUTQ_DEFAULT_CAP)) == NULL ||
+	    (out->report = outq_stream(out->q[0], 0)) == NULL ||
+	    (lines->log = outq_stream(out->q[1], 0)) == NULL)
+		return -1;
+	if (lines->intervals != NULL &&
+	    (lines->intervals = outq_stream(out->q[0], 1)) == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+output_close(struct output *out, struct rolecfg_out *lines)
+{
+	int i;
+
+	if (lines->intervals != NULL && lines->intervals != stdout)
+		fclose(lines->intervals);
+	if (lines->log != NULL)
+		fclose(lines->log);
+	if (out->report != NULL)
+		fclose(out->report);
+	lines->intervals = lines->log = out->report = NULL;
+	for (i = 0; i < 2; i++) {
+		if (out->q[i] != NULL) {
+			outq_flush_blocking(out->q[i], 1000);
+			outq_free(out->q[i]);
+		}
+		out->q[i] = NULL;
+	}
+}
+
 static int
 run_server(const struct gb_opts *o, const struct hoststat_roots *roots,
     const struct auth_key *psk)
@@ -149,11 +207,21 @@ run_server(const struct gb_opts *o, const struct hoststat_roots *roots,
 	};
 	struct server_config cfg;
 	char err[GB_ERR_LEN];
+	int rc;
 
+	if (output_open(&out, &lines) == -1) {
+		output_close(&out, &lines);
+		print_error(o, "cannot queue the listener's output",
+		    EXIT_TEST_FAILED);
+		return EXIT_TEST_FAILED;
+	}
 	rolecfg_server(&cfg, o, roots, psk, &lines);
 	cfg.report_cb = render;
 	cfg.report_arg = &out;
-	if (server_run(&cfg, err, sizeof(err)) == -1) {
+	cfg.loop_cb = on_loop;
+	rc = server_run(&cfg, err, sizeof(err));
+	output_close(&out, &lines);
+	if (rc == -1) {
 		print_error(o, err, EXIT_TEST_FAILED);
 		return EXIT_TEST_FAILED;
 	}

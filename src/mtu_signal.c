@@ -1,7 +1,8 @@
 /*
  * mtu_signal.c: the table of the interfaces this process has changed, and
- * the SIGINT, SIGTERM and SIGHUP handlers that put them back on the way
- * out (host/mtu.h says how they live with libevent's).
+ * the handlers of every catchable signal that would end the process,
+ * which put them back on the way out (host/mtu.h says how they live with
+ * libevent's).
  *
  * This file owns the one mutable static of the program, the signal
  * actions it replaced, and mtu_restore_all() and mtu_guard_signals().
@@ -24,7 +25,14 @@
 #include "host/mtu.h"
 #include "mtu_internal.h"
 
-#define MTU_NSIGNALS	3
+/*
+ * Every signal whose default action ends the process and that a handler
+ * may catch: the MTU goes back before any of them ends it.  The first
+ * MTU_STOP_SIGNALS are the ones a caller's event loop may take over
+ * instead (mtu_loop_signals): the listener answers them itself.
+ */
+#define MTU_NSIGNALS		21
+#define MTU_STOP_SIGNALS	11
 
 /*
  * The one mutable static of the program (see mtu.h): what the signal
@@ -36,10 +44,16 @@ static struct {
 	volatile sig_atomic_t	count;
 	pid_t			owner;		/* who made the changes */
 	int			saved_valid;	/* saved[] holds old actions */
+	int			loop;		/* mtu_loop_signals(1) */
 	struct sigaction	saved[MTU_NSIGNALS];
 } mtu_state;
 
-static const int mtu_signals[MTU_NSIGNALS] = { SIGINT, SIGTERM, SIGHUP };
+static const int mtu_signals[MTU_NSIGNALS] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGPWR, SIGIO,
+	SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGXCPU,
+	SIGXFSZ, SIGSTKFLT,
+};
 
 static void	mtu_handler(int);
 static void	mtu_install(void);
@@ -145,7 +159,8 @@ mtu_install(void)
 		if (!mtu_state.saved_valid &&
 		    sigaction(mtu_signals[i], NULL, &mtu_state.saved[i]) == -1)
 			mtu_state.saved[i].sa_handler = SIG_DFL;
-		if (mtu_state.saved[i].sa_handler == SIG_IGN)
+		if (mtu_state.saved[i].sa_handler == SIG_IGN ||
+		    (mtu_state.loop && i < MTU_STOP_SIGNALS))
 			continue;
 		sigaction(mtu_signals[i], &sa, NULL);
 	}
@@ -166,6 +181,12 @@ mtu_uninstall(void)
 		    cur.sa_handler == mtu_handler)
 			sigaction(mtu_signals[i], &mtu_state.saved[i], NULL);
 	mtu_state.saved_valid = 0;
+}
+
+void
+mtu_loop_signals(int on)
+{
+	mtu_state.loop = on;
 }
 
 void

@@ -21,9 +21,12 @@ on_interval(const struct gb_interval *iv, int is_tx, void *arg)
 static void
 on_log(const char *head, const char *text, void *arg)
 {
-	(void)arg;
-	fprintf(stderr, "gigebench: %s%s%s\n", head != NULL ? head : "",
+	const struct rolecfg_out *out = arg;
+	FILE *f = out->log != NULL ? out->log : stderr;
+
+	fprintf(f, "gigebench: %s%s%s\n", head != NULL ? head : "",
 	    head != NULL ? ": " : "", text);
+	fflush(f);
 }
 
 static void

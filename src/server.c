@@ -128,26 +128,17 @@ on_pending_msg(struct pconn *pc, const struct proto_msg *m, void *arg)
 		pconn_data(arg, pc, m);
 }
 
-static void
-on_signal(evutil_socket_t sig, short what, void *arg)
-{
-	struct server *s = arg;
-
-	(void)sig;
-	(void)what;
-	event_base_loopbreak(s->base);
-}
-
 int
 server_run(const struct server_config *cfg, char *err, size_t errlen)
 {
 	struct server s;
 	struct pending_config pc = { .msg_cb = on_pending_msg };
-	struct event *sigint = NULL, *sigterm = NULL;
-	char msg[512];
+	struct server_signals sig;
+	char msg[512], why[64];
 	int rc = -1;
 
 	memset(&s, 0, sizeof(s));
+	memset(&sig, 0, sizeof(sig));
 	s.cfg = cfg;
 	s.lim = cfg->role.bounds;
 	if (cfg->role.psk != NULL && (s.authlimit = calloc(1,
@@ -163,6 +154,8 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the event loop");
 		goto out;
 	}
+	if (cfg->loop_cb != NULL)
+		cfg->loop_cb(s.base, cfg->report_arg);
 	pc.base = s.base;
 	pc.lfd = s.lfd;
 	pc.bounds = s.lim;
@@ -172,14 +165,10 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	pc.arg = &s;
 	if ((s.pd = pending_new(&pc, err, errlen)) == NULL)
 		goto out;
-	sigint = evsignal_new(s.base, SIGINT, on_signal, &s);
-	sigterm = evsignal_new(s.base, SIGTERM, on_signal, &s);
-	if (sigint == NULL || sigterm == NULL) {
-		snprintf(err, errlen, "out of memory");
+	if (server_signals_start(&sig, &s) == -1) {
+		snprintf(err, errlen, "cannot take the signals");
 		goto out;
 	}
-	event_add(sigint, NULL);
-	event_add(sigterm, NULL);
 	if (cfg->allow_mtu && mtu_restore_journals(msg,
 	    sizeof(msg)) > 0)
 		server_log(&s, 0, NULL, msg);
@@ -188,15 +177,18 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	rc = 0;
 out:
 	if (s.sess != NULL) {
-		struct session_arg a = { 0 };
+		struct session_arg a = { .err = why };
 
+		snprintf(why, sizeof(why), "the listener was stopped%s%s%s",
+		    sig.stopped_by != NULL ? " (" : "",
+		    sig.stopped_by != NULL ? sig.stopped_by : "",
+		    sig.stopped_by != NULL ? ")" : "");
 		session_event(s.sess, SE_STOP, &a);
 	}
 	pending_free(s.pd);
-	if (sigint != NULL)
-		event_free(sigint);
-	if (sigterm != NULL)
-		event_free(sigterm);
+	server_signals_stop(&sig);
+	if (s.base != NULL && cfg->loop_cb != NULL)
+		cfg->loop_cb(NULL, cfg->report_arg);
 	if (s.base != NULL)
 		event_base_free(s.base);
 	if (s.lfd != -1)

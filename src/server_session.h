@@ -89,6 +89,16 @@ struct session_arg {
 	int			 rc;	/* ctl_decode()'s, for messages */
 };
 
+/* server_signals.c: the listener's signals, on its loop (the table there). */
+#define SERVER_NSIGNALS	12
+struct server_signals {
+	struct server	*s;
+	struct event	*ev[SERVER_NSIGNALS];
+	const char	*stopped_by;	/* "SIGTERM": a stop signal came */
+};
+int		 server_signals_start(struct server_signals *, struct server *);
+void		 server_signals_stop(struct server_signals *);
+
 /* server.c: drop a data connection that belongs to no test, saying so. */
 void		 server_data_refused(const struct server *, struct pconn *);
 

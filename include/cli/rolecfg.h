@@ -18,6 +18,7 @@
 /* Where the callbacks print; the caller keeps it while the role runs. */
 struct rolecfg_out {
 	FILE	*intervals;	/* NULL: no interval lines */
+	FILE	*log;		/* log lines; NULL: stderr */
 	char	 unit;		/* -f */
 };
 

@@ -8,8 +8,10 @@
  * that interface's journal, so that a restore run by another process
  * leaves it alone.
  *
- * SIGINT, SIGTERM and SIGHUP: while an MTU is changed, a handler restores
- * every changed interface with async-signal-safe calls only (socket,
+ * Every catchable signal whose default action ends the process (SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, ..., and the faults
+ * SIGSEGV, SIGBUS, SIGABRT, ...): while an MTU is changed, a handler
+ * restores every changed interface with async-signal-safe calls only (socket,
  * ioctl, unlink, close) and then re-raises the signal with its default
  * action, so that the process ends with the signal's status.  The table it
  * reads is the one mutable static of the program, and only a signal
@@ -70,10 +72,17 @@ int	mtu_change(const char *ifname, int mtu, char *err, size_t errlen);
  */
 int	mtu_restore_all(char *err, size_t errlen);
 /*
- * (Re)install the SIGINT, SIGTERM and SIGHUP handlers while an MTU is
- * changed; nothing otherwise.
+ * (Re)install those handlers while an MTU is changed; nothing otherwise.
  */
 void	mtu_guard_signals(void);
+/*
+ * on: the caller's event loop handles the signals that stop or ask
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+ * SIGPROF, SIGPWR, SIGIO) and restores the MTU itself when it stops: the guard
+ * then leaves them to it and covers the faults only.  The listener's
+ * choice, made before its first change.
+ */
+void	mtu_loop_signals(int on);
 /*
  * Restore what journals in the runtime directory hold for this network
  * namespace (after a crash), remove them.  Journals of other namespaces,

@@ -12,6 +12,8 @@
 #include "base/result.h"
 #include "run/role.h"
 
+struct event_base;
+
 struct server_config {
 	struct role_config	 role;	/* address, bounds, keys, output */
 	int			 once;		/* end after one test */
@@ -20,6 +22,11 @@ struct server_config {
 	/* Called with each completed test's figures, both sides. */
 	void			(*report_cb)(const struct gb_result *, void *);
 	void			*report_arg;
+	/*
+	 * Called with the listener's event loop once it exists and with
+	 * NULL before it goes (output that drains on it); NULL: none.
+	 */
+	void			(*loop_cb)(struct event_base *, void *);
 };
 
 /* Returns 0 after SIGINT/SIGTERM or a once test, -1 on a fatal error. */
