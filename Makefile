@@ -98,6 +98,7 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/vanish_netns.sh
 	bash tests/mtu_netns.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/signals_netns.sh
 
 check-capture: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
@@ -129,6 +130,13 @@ soak-long: $(BIN)
 check-hostile: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/hostile.sh
 
+# The listener attacked as issue 14 says (about 40 s): a stdout nobody
+# reads, peer strings with newlines and escapes, every catchable signal
+# idle and mid-test, and every way a session ends told to the client.
+check-listener: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/stalled_stdout.sh
+	GIGEBENCH=$(abspath $(BIN)) python3 tests/peer_strings.py
+
 # --psk and --allow-reverse through a byte-flipping proxy (about 20 s).
 check-auth: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) python3 tests/auth.py
@@ -148,8 +156,8 @@ check-claims: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/claims.sh
 
 CHECKS	= check-layers check-unit check-loopback check-man check-sweep check-auth \
-	  check-limits check-claims check-netns check-options check-unpriv \
-	  check-soak
+	  check-limits check-claims check-listener check-netns check-options \
+	  check-unpriv check-soak
 check: $(CHECKS)
 
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -245,7 +253,7 @@ clean:
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \
-	check-limits check-layers check-claims
+	check-limits check-layers check-claims check-listener
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)
