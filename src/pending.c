@@ -70,6 +70,8 @@ struct pending {
 	struct event		*resume_ev;
 	struct pconn		*head, *tail;	/* newest, oldest */
 	struct srccap		 cap;
+	char			 why_total[64];	/* the option, or the limit */
+	char			 why_source[64];	/* the same per source */
 	int			 paused;	/* since the last accept */
 };
 
@@ -209,11 +211,14 @@ admit(struct pending *pd, const struct srccap_key *k)
 	while ((v = srccap_verdict(&pd->cap, k, &victim)) != SRCCAP_ADMIT) {
 		if ((old = oldest_of(pd, &victim)) == NULL)
 			return -1;
-		plog(pd, 1, old->peer, "closed: %s",
-		    v == SRCCAP_DROP_SAME ? "its source has the most pending "
-		    "connections it may (--max-pending-source)" :
-		    "the listener has the most pending connections it may "
-		    "(--max-pending), and this source the most of them");
+		if (v == SRCCAP_DROP_SAME)
+			plog(pd, 1, old->peer, "closed: its source has the "
+			    "most pending connections it may (%s)",
+			    pd->why_source);
+		else
+			plog(pd, 1, old->peer, "closed: the listener has the "
+			    "most pending connections it may (%s), and this "
+			    "source the most of them", pd->why_total);
 		pending_drop(old);
 	}
 	if (srccap_add(&pd->cap, k) == -1) {
@@ -376,15 +381,24 @@ nofile_now(void)
 	return (uint64_t)rl.rlim_cur;
 }
 
+/* Says what the caps are, and names for the log what set each. */
 static void
-caps_report(const struct pending *pd, const struct pending_caps *c)
+caps_report(struct pending *pd, const struct pending_caps *c)
 {
+	const struct gb_bounds *b = pd->cfg.bounds;
 	char lim[32], shortfall[96] = "";
 
 	if (c->nofile == UINT64_MAX)
 		snprintf(lim, sizeof(lim), "unlimited");
 	else
 		snprintf(lim, sizeof(lim), "%" PRIu64, c->nofile);
+	snprintf(pd->why_total, sizeof(pd->why_total), "%s%s",
+	    c->total < b->max_pending ? "RLIMIT_NOFILE " : "--max-pending",
+	    c->total < b->max_pending ? lim : "");
+	snprintf(pd->why_source, sizeof(pd->why_source), "%s%s",
+	    c->per_source < b->max_pending_source ? "RLIMIT_NOFILE " :
+	    "--max-pending-source",
+	    c->per_source < b->max_pending_source ? lim : "");
 	if (c->reserved < c->needed)
 		snprintf(shortfall, sizeof(shortfall), ", fewer than the %"
 		    PRIu64 " a test of --max-streams %u may need",
