@@ -8,18 +8,29 @@
  *  - the caps (--max-pending, --max-pending-source, srccap.c): when one
  *    is reached the oldest connection of the source that holds too many
  *    is dropped, so one address cannot lock the others out;
+ *  - the caps lowered to the descriptor limit (pending_caps): a cap the
+ *    process cannot reach caps nothing, and a flood would exhaust the
+ *    descriptors first, leaving no room for the real client's control
+ *    and data connections;
  *  - a read right after accept(): a real client sends its message at
  *    once, so it is identified and leaves the pending set before the next
  *    burst of a flood is accepted;
  *  - at most ACCEPT_BATCH accepts per wake-up, so that a flood cannot
  *    keep the loop from the test it serves;
- *  - EMFILE, ENFILE, ENOBUFS, ENOMEM from accept() pause accepting for
- *    ACCEPT_PAUSE_MS (as OpenBSD's tcpbench does) instead of spinning on
- *    a listening socket that stays readable, and never end the listener.
+ *  - EMFILE from accept() all the same (the descriptors are also the
+ *    test's): the oldest connection of the source with the most pending
+ *    is closed and accept() tried again, so the connection waiting in the
+ *    kernel's queue (perhaps a real client) gets its descriptor;
+ *  - EMFILE with nothing pending, ENFILE, ENOBUFS, ENOMEM pause accepting
+ *    for ACCEPT_PAUSE_MS (as OpenBSD's tcpbench does) instead of spinning
+ *    on a listening socket that stays readable, and never end the
+ *    listener.
  */
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +44,34 @@
 #define ACCEPT_BATCH	64
 #define ACCEPT_PAUSE_MS	200
 
+/*
+ * What a descriptor limit must leave besides pending connections
+ * (pending_caps).  PD_FD_OWN, the listener's own files: stdin, stdout,
+ * stderr and the stdout that outq.c may reopen (4); the listening socket
+ * and a test's control connection (2); libevent's epoll, its signal
+ * socket pair and its thread notification pipe (5); a capture's pcap
+ * socket and the eventfd that wakes it (2); the one file a test's start
+ * or end has open at a time (/proc, /sys, the key file, an MTU socket or
+ * journal) and its directory (2).  PD_FD_STREAM, each of --max-streams
+ * streams: its data socket, and what its receive or transmit path opens
+ * besides: a pipe pair and /dev/null for --splice (a memfd for
+ * --sendfile is fewer).  PD_FLOOR: the pending connections kept even when
+ * the limit cannot hold a whole --max-streams test besides (at most half
+ * of what the listener's own files leave): a listener that cannot accept
+ * serves no test at all, and a test of fewer streams still fits.
+ */
+#define PD_FD_OWN	15u
+#define PD_FD_STREAM	4u
+#define PD_FLOOR	16u
+
 struct pending {
 	struct pending_config	 cfg;
 	struct event		*accept_ev;
 	struct event		*resume_ev;
 	struct pconn		*head, *tail;	/* newest, oldest */
 	struct srccap		 cap;
+	char			 why_total[64];	/* the option, or the limit */
+	char			 why_source[64];	/* the same per source */
 	int			 paused;	/* since the last accept */
 };
 
@@ -178,11 +211,14 @@ admit(struct pending *pd, const struct srccap_key *k)
 	while ((v = srccap_verdict(&pd->cap, k, &victim)) != SRCCAP_ADMIT) {
 		if ((old = oldest_of(pd, &victim)) == NULL)
 			return -1;
-		plog(pd, 1, old->peer, "closed: %s",
-		    v == SRCCAP_DROP_SAME ? "its source has the most pending "
-		    "connections it may (--max-pending-source)" :
-		    "the listener has the most pending connections it may "
-		    "(--max-pending), and this source the most of them");
+		if (v == SRCCAP_DROP_SAME)
+			plog(pd, 1, old->peer, "closed: its source has the "
+			    "most pending connections it may (%s)",
+			    pd->why_source);
+		else
+			plog(pd, 1, old->peer, "closed: the listener has the "
+			    "most pending connections it may (%s), and this "
+			    "source the most of them", pd->why_total);
 		pending_drop(old);
 	}
 	if (srccap_add(&pd->cap, k) == -1) {
@@ -258,6 +294,26 @@ accept_pause(struct pending *pd, int errnum)
 	evtimer_add(pd->resume_ev, &tv);
 }
 
+/*
+ * Out of descriptors: close the oldest pending connection of the source
+ * that holds the most, for the one waiting in the kernel's queue.  1 when
+ * one was closed, 0 when none is pending.
+ */
+static int
+make_room(struct pending *pd)
+{
+	struct srccap_key k;
+	struct pconn *old;
+
+	if (srccap_biggest(&pd->cap, &k) == -1 ||
+	    (old = oldest_of(pd, &k)) == NULL)
+		return 0;
+	plog(pd, 1, old->peer, "closed: the listener is out of file "
+	    "descriptors, and this source has the most pending connections");
+	pending_drop(old);
+	return 1;
+}
+
 static void
 on_accept(evutil_socket_t lfd, short what, void *arg)
 {
@@ -278,6 +334,8 @@ on_accept(evutil_socket_t lfd, short what, void *arg)
 			pconn_new(pd, fd, (struct sockaddr *)&ss);
 			continue;
 		}
+		if (errno == EMFILE && make_room(pd))
+			continue;
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
 		    errno == ENOMEM)
 			accept_pause(pd, errno);
@@ -286,16 +344,82 @@ on_accept(evutil_socket_t lfd, short what, void *arg)
 	}
 }
 
+void
+pending_caps(const struct gb_bounds *b, uint64_t nofile,
+    struct pending_caps *c)
+{
+	uint64_t avail, want, n;
+
+	avail = nofile > PD_FD_OWN ? nofile - PD_FD_OWN : 0;
+	want = (uint64_t)b->max_streams * PD_FD_STREAM;
+	if (avail >= want + PD_FLOOR)
+		n = avail - want;
+	else
+		n = avail / 2 < PD_FLOOR ? avail / 2 : PD_FLOOR;
+	if (n == 0)
+		n = 1;
+	c->nofile = nofile;
+	c->reserved = nofile > n ? nofile - n : 0;
+	c->needed = PD_FD_OWN + want;
+	c->total = n < b->max_pending ? (unsigned)n : b->max_pending;
+	if (c->total == 0)
+		c->total = 1;
+	c->per_source = b->max_pending_source < c->total ?
+	    b->max_pending_source : c->total;
+	if (c->per_source == 0)
+		c->per_source = 1;
+}
+
+/* RLIMIT_NOFILE now; UINT64_MAX when there is none (or it is unknown). */
+static uint64_t
+nofile_now(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur == RLIM_INFINITY)
+		return UINT64_MAX;
+	return (uint64_t)rl.rlim_cur;
+}
+
+/* Says what the caps are, and names for the log what set each. */
+static void
+caps_report(struct pending *pd, const struct pending_caps *c)
+{
+	const struct gb_bounds *b = pd->cfg.bounds;
+	char lim[32], shortfall[96] = "";
+
+	if (c->nofile == UINT64_MAX)
+		snprintf(lim, sizeof(lim), "unlimited");
+	else
+		snprintf(lim, sizeof(lim), "%" PRIu64, c->nofile);
+	snprintf(pd->why_total, sizeof(pd->why_total), "%s%s",
+	    c->total < b->max_pending ? "RLIMIT_NOFILE " : "--max-pending",
+	    c->total < b->max_pending ? lim : "");
+	snprintf(pd->why_source, sizeof(pd->why_source), "%s%s",
+	    c->per_source < b->max_pending_source ? "RLIMIT_NOFILE " :
+	    "--max-pending-source",
+	    c->per_source < b->max_pending_source ? lim : "");
+	if (c->reserved < c->needed)
+		snprintf(shortfall, sizeof(shortfall), ", fewer than the %"
+		    PRIu64 " a test of --max-streams %u may need",
+		    c->needed, pd->cfg.bounds->max_streams);
+	plog(pd, 1, "listener", "at most %u pending connections, %u per "
+	    "source (RLIMIT_NOFILE %s, %" PRIu64 " reserved for a test%s)",
+	    c->total, c->per_source, lim, c->reserved, shortfall);
+}
+
 struct pending *
 pending_new(const struct pending_config *cfg, char *err, size_t errlen)
 {
+	struct pending_caps caps;
 	struct pending *pd;
 
 	if ((pd = calloc(1, sizeof(*pd))) == NULL)
 		goto nomem;
 	pd->cfg = *cfg;
-	if (srccap_init(&pd->cap, cfg->bounds->max_pending,
-	    cfg->bounds->max_pending_source) == -1) {
+	pending_caps(cfg->bounds, nofile_now(), &caps);
+	caps_report(pd, &caps);
+	if (srccap_init(&pd->cap, caps.total, caps.per_source) == -1) {
 		free(pd);
 		goto nomem;
 	}

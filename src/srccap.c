@@ -101,12 +101,36 @@ srccap_count(const struct srccap *c, const struct srccap_key *k)
 	return s != NULL ? s->n : 0;
 }
 
+/* The slot with the most, the first of them on a tie; NULL when empty. */
+static const struct srccap_slot *
+biggest(const struct srccap *c)
+{
+	const struct srccap_slot *big = NULL;
+	unsigned i;
+
+	for (i = 0; i < c->total; i++)
+		if (c->slot[i].n > 0 && (big == NULL || c->slot[i].n > big->n))
+			big = &c->slot[i];
+	return big;
+}
+
+int
+srccap_biggest(const struct srccap *c, struct srccap_key *k)
+{
+	const struct srccap_slot *big = biggest(c);
+
+	if (big == NULL)
+		return -1;
+	*k = big->key;
+	return 0;
+}
+
 int
 srccap_verdict(const struct srccap *c, const struct srccap_key *k,
     struct srccap_key *victim)
 {
-	const struct srccap_slot *big = NULL;
-	unsigned i, mine = srccap_count(c, k);
+	const struct srccap_slot *big;
+	unsigned mine = srccap_count(c, k);
 
 	if (mine >= c->per_source) {
 		*victim = *k;
@@ -115,9 +139,7 @@ srccap_verdict(const struct srccap *c, const struct srccap_key *k,
 	if (c->n < c->total)
 		return SRCCAP_ADMIT;
 	/* Full: the biggest holder gives way (ourselves on a tie). */
-	for (i = 0; i < c->total; i++)
-		if (c->slot[i].n > 0 && (big == NULL || c->slot[i].n > big->n))
-			big = &c->slot[i];
+	big = biggest(c);
 	if (big == NULL || big->n <= mine) {
 		*victim = *k;
 		return SRCCAP_DROP_SAME;

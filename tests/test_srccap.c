@@ -2,7 +2,8 @@
  * test_srccap.c: pending connections per source (srccap.c).  Sources are
  * IPv4 addresses and IPv6 /64s (v4-mapped addresses count as IPv4); a
  * source at its cap gives way itself; a full table makes the biggest
- * holder give way, so a newcomer always gets in; counts go back to zero.
+ * holder give way, so a newcomer always gets in; the biggest holder is
+ * named when one must go whatever its source; counts go back to zero.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,6 +167,29 @@ test_slots_reused(void **state)
 }
 
 static void
+test_biggest(void **state)
+{
+	struct srccap c;
+	struct srccap_key a = key4("192.0.2.1"), b = key6("2001:db8::1"), v;
+
+	(void)state;
+	assert_int_equal(srccap_init(&c, 8, 8), 0);
+	assert_int_equal(srccap_biggest(&c, &v), -1);
+	assert_int_equal(srccap_add(&c, &a), 0);
+	assert_int_equal(srccap_biggest(&c, &v), 0);
+	assert_true(srccap_key_equal(&v, &a));
+	assert_int_equal(srccap_add(&c, &b), 0);
+	assert_int_equal(srccap_add(&c, &b), 0);
+	assert_int_equal(srccap_biggest(&c, &v), 0);
+	assert_true(srccap_key_equal(&v, &b));
+	srccap_del(&c, &b);
+	srccap_del(&c, &b);
+	srccap_del(&c, &a);
+	assert_int_equal(srccap_biggest(&c, &v), -1);
+	srccap_free(&c);
+}
+
+static void
 test_caps_of_zero(void **state)
 {
 	struct srccap c;
@@ -187,6 +211,7 @@ main(void)
 		cmocka_unit_test(test_per_source),
 		cmocka_unit_test(test_full_table),
 		cmocka_unit_test(test_slots_reused),
+		cmocka_unit_test(test_biggest),
 		cmocka_unit_test(test_caps_of_zero),
 	};
 

@@ -2,8 +2,9 @@
  * pending.h: a listener's connections from accept() until their first
  * message says what they are (a hello or a data message).  It owns the
  * accept loop, the handshake deadline of every such connection, the caps
- * in all and per source (srccap.h), and the pause of accept() when the
- * process runs out of descriptors.  It reads exactly one message on each,
+ * in all and per source (srccap.h) and their derivation from the
+ * process's descriptor limit, and what accept() does when the process
+ * runs out of descriptors all the same.  It reads exactly one message on each,
  * never a byte past it, answers a malformed one itself and hands a hello
  * or a data message to the listener's callback.  It prints nothing
  * itself: its log lines go to the caller's log_cb.
@@ -15,6 +16,7 @@
 #define GB_PENDING_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <event2/event.h>
 
@@ -50,6 +52,26 @@ struct pending_config {
 	void			*arg;
 };
 
+/*
+ * The caps the listener applies (pending_caps): --max-pending and
+ * --max-pending-source, lowered to what the descriptor limit leaves once
+ * the listener's own files and a test are set aside.
+ */
+struct pending_caps {
+	unsigned	total;		/* pending in all */
+	unsigned	per_source;	/* pending from one source */
+	uint64_t	nofile;		/* RLIMIT_NOFILE; UINT64_MAX: none */
+	uint64_t	reserved;	/* descriptors not for pending ones */
+	uint64_t	needed;		/* what a --max-streams test may need */
+};
+
+/* Pure: the caps under a descriptor limit of nofile (UINT64_MAX: none). */
+void		 pending_caps(const struct gb_bounds *, uint64_t nofile,
+		    struct pending_caps *);
+/*
+ * Starts accepting on cfg->lfd, with the caps of RLIMIT_NOFILE as it is
+ * now (reported through log_cb with -v).
+ */
 struct pending	*pending_new(const struct pending_config *, char *err,
 		    size_t errlen);
 /* Close every pending connection and stop accepting. */

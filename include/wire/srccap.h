@@ -66,6 +66,12 @@ int	srccap_verdict(const struct srccap *, const struct srccap_key *k,
 /* Count one more from k; -1 when there is no room (call verdict first). */
 int	srccap_add(struct srccap *, const struct srccap_key *);
 void	srccap_del(struct srccap *, const struct srccap_key *);
+/*
+ * The source with the most pending connections, into *k: the one to give
+ * way when a connection must go whatever its source (the process is out
+ * of descriptors).  0, or -1 when none is pending.
+ */
+int	srccap_biggest(const struct srccap *, struct srccap_key *k);
 unsigned srccap_count(const struct srccap *, const struct srccap_key *);
 
 #endif /* GB_SRCCAP_H */
