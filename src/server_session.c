@@ -20,7 +20,9 @@
  *   CHALLENGED ---auth message: accept--------> ACCEPTED
  *                                                  | data connection: one
  *                                                  | more stream; the last:
- *                                                  | xfer_start, "start"
+ *                                                  | take the slot (else
+ *                                                  | busy, END), xfer_start,
+ *                                                  | "start"
  *                          done message            v
  *          GOT_DONE <----------------------------RUNNING
  *             |                                    | xfer done, every
@@ -36,9 +38,13 @@
  *   every other state --failure--> END.  A failure is: an unexpected or
  *   undecodable message, the control connection lost, the deadline
  *   (CHALLENGED, ACCEPTED: handshake; XFER_DONE: the figures), a refusal
- *   at accept, a failed send.  In CHALLENGED any message but auth is an
- *   authentication failure (refused, counted against the source).  Stop
- *   (the listener ends): xfer_abort if a transfer exists, then END.
+ *   at accept, a failed send; the client gets an error naming it first.
+ *   In CHALLENGED any message but auth is an authentication failure
+ *   (refused, counted against the source); the handshake deadline in
+ *   CHALLENGED or ACCEPTED is counted too (a hello that led to no test).
+ *   Until RUNNING the session is one of srv->hs and holds no slot
+ *   (server_slot.c).  Stop (the listener ends, with its reason): the
+ *   client is told, xfer_abort if a transfer exists, then END.
  *   Events a state cannot see (its event source is off) are ignored.
  */
 #include <stdint.h>
@@ -252,8 +258,6 @@ h_unexpected(struct session *ss, struct session_arg *a)
 	if (a->rc == PROTO_OK)
 		snprintf(a->err, GB_ERR_LEN, "unexpected %s message",
 		    proto_type_str(a->m->type));
-	if (ss->state == SS_ACCEPTED)
-		return session_unfinished(ss, a->err);
 	return session_fail(ss, a->err);
 }
 
@@ -287,13 +291,6 @@ static enum session_state
 h_lost(struct session *ss, struct session_arg *a)
 {
 	return session_fail(ss, a->err);
-}
-
-/* Before the test runs: a hello that led to no test. */
-static enum session_state
-h_lost_early(struct session *ss, struct session_arg *a)
-{
-	return session_unfinished(ss, a->err);
 }
 
 static enum session_state
@@ -425,15 +422,15 @@ static const session_fn SESSION_TABLE[SS_NSTATES][SE_NEVENTS] = {
 			CTL_LOST DATA          XFER_DONE     TIMEOUT
 			STOP */
 	[SS_NEW] = {	h_hello, IGN,          IGN,          IGN,
-			h_lost_early, h_data_refused, IGN,   h_late_proof,
+			h_lost,  h_data_refused, IGN,        h_late_proof,
 			h_stop },
 	[SS_CHALLENGED] = {
 			IGN,     h_auth_ok,    h_auth_bad,   h_auth_bad,
-			h_lost_early, h_data_refused, IGN,   h_late_proof,
+			h_lost,  h_data_refused, IGN,        h_late_proof,
 			h_stop },
 	[SS_ACCEPTED] = {
 			IGN,     h_unexpected, h_unexpected, h_unexpected,
-			h_lost_early, h_data,  IGN,          h_late_data,
+			h_lost,  h_data,       IGN,          h_late_data,
 			h_stop },
 	[SS_RUNNING] = {
 			IGN,     h_unexpected, h_done_early, h_unexpected,
