@@ -2,8 +2,9 @@
  * server_session.h: private to the listener (server.c) and its session
  * (server_session.c).  The listener owns the listening socket, the
  * pending connections and the signals; the session owns one test from
- * its hello to its result, as a state machine driven by events.  Nothing
- * else includes this.
+ * its hello to its result, as a state machine driven by events
+ * (server_session.c, server_accept.c); server_slot.c decides which
+ * session holds the one test slot.  Nothing else includes this.
  */
 #ifndef GB_SERVER_SESSION_H
 #define GB_SERVER_SESSION_H
@@ -106,8 +107,8 @@ void		 server_data_refused(const struct server *, struct pconn *);
 
 /*
  * server_session.c: a session for the hello hm on pc (keys, token,
- * deadline); s->sess is it.  Its first event is SE_HELLO.  NULL when
- * memory runs out.
+ * deadline), one of s->hs until it runs.  Its first event is SE_HELLO.
+ * NULL when memory runs out.
  */
 struct session	*session_new(struct server *, const struct pconn *,
 		    const struct proto_msg *hm);
