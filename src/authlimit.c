@@ -1,10 +1,38 @@
 /*
- * authlimit.c: failed key checks per source address (see authlimit.h).
+ * authlimit.c: failed hellos (a wrong key, no proof, no test) per source
+ * and in all (see authlimit.h).  Bookkeeping only: it sends nothing and
+ * reads no clock.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <stdio.h>
 #include <string.h>
 
 #include "wire/authlimit.h"
+#include "wire/srccap.h"
+
+/* The source an address counts for: an IPv4 address or an IPv6 /64. */
+static void
+source_of(const char *addr, char *src, size_t len)
+{
+	struct sockaddr_in6 s6;
+	struct sockaddr_in s4;
+	struct srccap_key k;
+
+	memset(&s6, 0, sizeof(s6));
+	memset(&s4, 0, sizeof(s4));
+	s6.sin6_family = AF_INET6;
+	s4.sin_family = AF_INET;
+	if (inet_pton(AF_INET6, addr, &s6.sin6_addr) == 1 &&
+	    srccap_key((struct sockaddr *)&s6, &k) == 0)
+		srccap_key_text(&k, src, len);
+	else if (inet_pton(AF_INET, addr, &s4.sin_addr) == 1 &&
+	    srccap_key((struct sockaddr *)&s4, &k) == 0)
+		srccap_key_text(&k, src, len);
+	else
+		snprintf(src, len, "%s", addr);
+}
 
 void
 authlimit_init(struct authlimit *al)
@@ -15,7 +43,11 @@ authlimit_init(struct authlimit *al)
 static struct authlimit_slot *
 find(const struct authlimit *al, const char *addr)
 {
+	char src[AUTHLIMIT_ADDR_LEN];
 	unsigned i;
+
+	source_of(addr, src, sizeof(src));
+	addr = src;
 
 	for (i = 0; i < AUTHLIMIT_SLOTS; i++)
 		if (al->slot[i].addr[0] != '\0' &&
@@ -29,10 +61,16 @@ authlimit_blocked(const struct authlimit *al, const char *addr,
     int64_t now_ms)
 {
 	const struct authlimit_slot *s = find(al, addr);
+	int64_t wait = 0;
 
-	if (s == NULL || s->until_ms <= now_ms)
-		return 0;
-	return s->until_ms - now_ms;
+	if (s != NULL && s->until_ms > now_ms)
+		wait = s->until_ms - now_ms;
+	/* Every source at once: the bound on guesses from many addresses. */
+	if (al->g_fails >= AUTHLIMIT_GLOBAL_FAILS &&
+	    now_ms - al->g_first_ms < AUTHLIMIT_GLOBAL_MS &&
+	    al->g_first_ms + AUTHLIMIT_GLOBAL_MS - now_ms > wait)
+		wait = al->g_first_ms + AUTHLIMIT_GLOBAL_MS - now_ms;
+	return wait;
 }
 
 /*
@@ -65,10 +103,16 @@ authlimit_fail(struct authlimit *al, const char *addr, int64_t now_ms)
 {
 	struct authlimit_slot *s = find(al, addr);
 
+	if (al->g_fails == 0 || now_ms - al->g_first_ms >=
+	    AUTHLIMIT_GLOBAL_MS) {
+		al->g_fails = 0;
+		al->g_first_ms = now_ms;
+	}
+	al->g_fails++;
 	if (s == NULL) {
 		s = take(al, now_ms);
 		memset(s, 0, sizeof(*s));
-		snprintf(s->addr, sizeof(s->addr), "%s", addr);
+		source_of(addr, s->addr, sizeof(s->addr));
 	}
 	if (s->fails == 0 || now_ms - s->first_ms > AUTHLIMIT_WINDOW_MS) {
 		s->fails = 0;

@@ -33,6 +33,7 @@ struct client {
 	struct auth_session		 auth;
 	int				 authed;	/* auth is keyed */
 	int				 interrupted;
+	int				 told;	/* the listener said why */
 };
 
 static void
@@ -279,8 +280,10 @@ on_ctl(evutil_socket_t fd, short what, void *arg)
 		if (ctl_decode(&c->rd, keys(c), m, err, sizeof(err)) !=
 		    PROTO_OK)
 			snprintf(why, sizeof(why), "listener: %s", err);
-		else if (m->type == PROTO_ERROR)
+		else if (m->type == PROTO_ERROR) {
 			snprintf(why, sizeof(why), "listener: %s", m->message);
+			c->told = 1;
+		}
 		else
 			snprintf(why, sizeof(why), "listener: unexpected %s "
 			    "message", proto_type_str(m->type));
@@ -298,6 +301,25 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	c->interrupted = 1;
 	xfer_abort(c->x, sig == SIGINT ? "interrupted (SIGINT)" :
 	    "terminated (SIGTERM)");
+}
+
+/*
+ * Our streams failed before the listener's reason came (it closed them
+ * as it sent it: its --max-bytes, its stop): when its error message
+ * follows within a second, that is the reason to print.
+ */
+static void
+listener_reason(struct client *c, char *err, size_t errlen)
+{
+	struct proto_msg *m;
+	char sub[GB_ERR_LEN];
+
+	if (c->told || (m = malloc(sizeof(*m))) == NULL)
+		return;
+	if (ctl_recv(c->ctl, m, keys(c), 1000, sub, sizeof(sub)) ==
+	    PROTO_OK && m->type == PROTO_ERROR)
+		snprintf(err, errlen, "listener: %s", m->message);
+	free(m);
 }
 
 static int
@@ -344,6 +366,8 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		rc = CLIENT_OK;
 	else if (c->interrupted)
 		rc = CLIENT_INTERRUPTED;
+	else
+		listener_reason(c, err, errlen);
 out:
 	if (ctl_ev != NULL)
 		event_free(ctl_ev);

@@ -39,8 +39,8 @@ hello_refusal(const struct server *s, const struct pconn *pc,
 	int64_t wait;
 
 	*code = PROTO_REFUSE_AUTH;
-	if (s->cfg->role.psk != NULL && (wait = authlimit_blocked(s->authlimit,
-	    pc->peer, monotime_ms())) > 0) {
+	if ((wait = authlimit_blocked(s->authlimit, pc->peer,
+	    monotime_ms())) > 0) {
 		snprintf(buf, len, "too many failed authentications from %s; "
 		    "try again in %lld s", pc->peer,
 		    (long long)(wait + 999) / 1000);
@@ -71,10 +71,9 @@ pconn_hello(struct server *s, struct pconn *pc, const struct proto_msg *m)
 	char err[GB_ERR_LEN];
 	int code;
 
-	if (s->sess != NULL) {
+	if ((why = session_room(s, pc, err, sizeof(err))) != NULL) {
 		server_log(s, 1, pc->peer, "refused: busy");
-		ctl_send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_BUSY,
-		    "the listener is busy with another test; try again later");
+		ctl_send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_BUSY, why);
 		pending_drop(pc);
 		return;
 	}
@@ -110,12 +109,7 @@ server_data_refused(const struct server *s, struct pconn *pc)
 static void
 pconn_data(struct server *s, struct pconn *pc, const struct proto_msg *m)
 {
-	struct session_arg a = { .m = m, .pc = pc };
-
-	if (s->sess == NULL)
-		server_data_refused(s, pc);
-	else
-		session_event(s->sess, SE_DATA, &a);
+	session_data(s, pc, m);
 }
 
 /* A hello or a data message on a connection not yet identified. */
@@ -141,8 +135,7 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	memset(&sig, 0, sizeof(sig));
 	s.cfg = cfg;
 	s.lim = cfg->role.bounds;
-	if (cfg->role.psk != NULL && (s.authlimit = calloc(1,
-	    sizeof(*s.authlimit))) == NULL) {
+	if ((s.authlimit = calloc(1, sizeof(*s.authlimit))) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -176,15 +169,11 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	event_base_dispatch(s.base);
 	rc = 0;
 out:
-	if (s.sess != NULL) {
-		struct session_arg a = { .err = why };
-
-		snprintf(why, sizeof(why), "the listener was stopped%s%s%s",
-		    sig.stopped_by != NULL ? " (" : "",
-		    sig.stopped_by != NULL ? sig.stopped_by : "",
-		    sig.stopped_by != NULL ? ")" : "");
-		session_event(s.sess, SE_STOP, &a);
-	}
+	snprintf(why, sizeof(why), "the listener was stopped%s%s%s",
+	    sig.stopped_by != NULL ? " (" : "",
+	    sig.stopped_by != NULL ? sig.stopped_by : "",
+	    sig.stopped_by != NULL ? ")" : "");
+	server_stop_sessions(&s, why);
 	pending_free(s.pd);
 	server_signals_stop(&sig);
 	if (s.base != NULL && cfg->loop_cb != NULL)

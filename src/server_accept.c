@@ -2,9 +2,11 @@
  * server_accept.c: what a listener's session does before and after its
  * test, outside its state machine (server_session.c): the keys and the
  * data token from the hello, the checks of what a client asks of this
- * listener's privileges (--force-bufs, the MTU), the accept or refusal,
- * and the teardown that frees it all and puts a changed MTU back.  It
- * takes no decision about the session's state.
+ * listener (--force-bufs, the MTU, a congestion control its kernel has),
+ * the accept or refusal, and the teardown that frees it all and puts a
+ * changed MTU back.  It takes no decision about the session's state, and
+ * changes nothing on the host (the MTU changes once the session holds
+ * the slot, server_slot.c).
  */
 #include <sys/random.h>
 
@@ -16,6 +18,7 @@
 
 #include "host/mtu.h"
 #include "host/sock.h"
+#include "host/tcpcc.h"
 #include "server_session.h"
 #include "wire/ctl.h"
 
@@ -82,40 +85,72 @@ session_end(struct session *ss)
 	close(ss->ctl);
 	if (ss->mtu_changed && mtu_restore_all(err, sizeof(err)) == -1)
 		server_log(ss->srv, 0, NULL, err);
-	ss->srv->sess = NULL;
+	session_leave(ss);
 	free(ss->result);
 	free(ss);
 	return SS_ENDED;
 }
 
-/*
- * A client asks for an MTU: only with --allow-mtu (it changes the host),
- * on the interface of -I or of the control connection.  mtu.c journals
- * the original; session_end() puts it back, after every test.
- */
-static int
-session_mtu(struct session *ss, uint32_t mtu, char *err, size_t errlen)
+int
+session_mtu(struct session *ss, int change, char *err, size_t errlen)
 {
 	const struct server_config *cfg = ss->srv->cfg;
 	char ifname[GB_IFNAME_LEN];
 	int rc;
 
+	if (ss->p.mtu == 0)
+		return 0;
 	if (!cfg->allow_mtu) {
 		snprintf(err, errlen, "this listener does not change its MTU "
 		    "(start it with --allow-mtu)");
 		return -1;
 	}
-	rc = mtu_iface_differs(cfg->role.iface, ss->ctl, (int)mtu, ifname,
-	    sizeof(ifname), err, errlen);
+	rc = mtu_iface_differs(cfg->role.iface, ss->ctl, (int)ss->p.mtu,
+	    ifname, sizeof(ifname), err, errlen);
 	if (rc == MTU_IFACE_UNKNOWN) {
 		snprintf(err, errlen, "the listener cannot find the test's "
 		    "interface to set its MTU");
 		return -1;
 	}
-	if (rc <= 0)
-		return rc;
+	if (rc <= 0 || !change)
+		return rc < 0 ? -1 : 0;
 	ss->mtu_changed = 1;
-	return mtu_change(ifname, (int)mtu, err, errlen);
+	return mtu_change(ifname, (int)ss->p.mtu, err, errlen);
+}
+
+/*
+ * -C NAME: a congestion control this listener's kernel lacks would fail
+ * its first stream; refuse it before any data.  A kernel whose list
+ * cannot be read is left to setsockopt.
+ */
+static int
+session_cc(const struct session *ss, char *err, size_t errlen)
+{
+	const struct hoststat_roots *roots = ss->srv->cfg->role.roots;
+	char avail[256];
+
+	if (ss->p.cc[0] == '\0' || tcpcc_available(roots != NULL &&
+	    roots->procfs != NULL ? roots->procfs : "/proc", avail,
+	    sizeof(avail)) == -1 || tcpcc_listed(avail, ss->p.cc))
+		return 0;
+	snprintf(err, errlen, "-C %s: this listener's kernel has no such "
+	    "congestion control (it has: %.120s)", ss->p.cc, avail);
+	return -1;
+}
+
+void
+session_refuse(struct session *ss, int code, const char *text)
+{
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return;
+	m->type = PROTO_REFUSE;
+	m->refusal = code;
+	snprintf(m->message, sizeof(m->message), "%s", text);
+	ctl_send(ss->ctl, m, session_keys(ss), 1000, err, sizeof(err));
+	free(m);
 }
 
 /*
@@ -139,33 +174,29 @@ session_force_bufs(const struct session *ss, char *err, size_t errlen)
 
 /*
  * The client is who it says (or no key is set): check what it asked of
- * this listener's privileges, set the MTU it asked for, then accept.
- * Nothing on the host changes before this point.
+ * this listener (its privileges, its kernel), then accept.  Nothing on
+ * the host changes here: the MTU only once the session holds the slot.
  */
 enum session_state
 session_accept(struct session *ss)
 {
 	struct proto_msg *m;
 	char err[GB_ERR_LEN];
-	int rc = -1;
+	int rc;
 
+	if (session_force_bufs(ss, err, sizeof(err)) == -1 ||
+	    session_cc(ss, err, sizeof(err)) == -1 ||
+	    session_mtu(ss, 0, err, sizeof(err)) == -1) {
+		server_log(ss->srv, 0, ss->result->peer, err);
+		session_refuse(ss, PROTO_REFUSE_PARAMS, err);
+		return session_end(ss);
+	}
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return session_end(ss);
-	if (session_force_bufs(ss, err, sizeof(err)) == -1 ||
-	    (ss->p.mtu != 0 && session_mtu(ss, ss->p.mtu, err,
-	    sizeof(err)) == -1)) {
-		server_log(ss->srv, 0, ss->result->peer, err);
-		m->type = PROTO_REFUSE;
-		m->refusal = PROTO_REFUSE_PARAMS;
-		snprintf(m->message, sizeof(m->message), "%s", err);
-		ctl_send(ss->ctl, m, session_keys(ss), 1000, err, sizeof(err));
-	} else {
-		m->type = PROTO_ACCEPT;
-		memcpy(m->token, ss->token, sizeof(m->token));
-		rc = ctl_send(ss->ctl, m, session_keys(ss),
-		    (int)ss->srv->lim->handshake_ms, err,
-		    sizeof(err)) == PROTO_OK ? 0 : -1;
-	}
+	m->type = PROTO_ACCEPT;
+	memcpy(m->token, ss->token, sizeof(m->token));
+	rc = ctl_send(ss->ctl, m, session_keys(ss),
+	    (int)ss->srv->lim->handshake_ms, err, sizeof(err));
 	free(m);
-	return rc == -1 ? session_fail(ss, err) : SS_ACCEPTED;
+	return rc != PROTO_OK ? session_fail(ss, err) : SS_ACCEPTED;
 }

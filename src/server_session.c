@@ -20,7 +20,9 @@
  *   CHALLENGED ---auth message: accept--------> ACCEPTED
  *                                                  | data connection: one
  *                                                  | more stream; the last:
- *                                                  | xfer_start, "start"
+ *                                                  | take the slot (else
+ *                                                  | busy, END), xfer_start,
+ *                                                  | "start"
  *                          done message            v
  *          GOT_DONE <----------------------------RUNNING
  *             |                                    | xfer done, every
@@ -36,9 +38,13 @@
  *   every other state --failure--> END.  A failure is: an unexpected or
  *   undecodable message, the control connection lost, the deadline
  *   (CHALLENGED, ACCEPTED: handshake; XFER_DONE: the figures), a refusal
- *   at accept, a failed send.  In CHALLENGED any message but auth is an
- *   authentication failure (refused, counted against the source).  Stop
- *   (the listener ends): xfer_abort if a transfer exists, then END.
+ *   at accept, a failed send; the client gets an error naming it first.
+ *   In CHALLENGED any message but auth is an authentication failure
+ *   (refused, counted against the source); the handshake deadline in
+ *   CHALLENGED or ACCEPTED is counted too (a hello that led to no test).
+ *   Until RUNNING the session is one of srv->hs and holds no slot
+ *   (server_slot.c).  Stop (the listener ends, with its reason): the
+ *   client is told, xfer_abort if a transfer exists, then END.
  *   Events a state cannot see (its event source is off) are ignored.
  */
 #include <stdint.h>
@@ -81,8 +87,8 @@ session_send_error(struct session *ss, const char *text)
 	free(m);
 }
 
-static int
-token_equal(const char *a, const char *b)
+int
+session_token_equal(const char *a, const char *b)
 {
 	unsigned char d = 0;
 	size_t i;
@@ -97,6 +103,8 @@ enum session_state
 session_fail(struct session *ss, const char *why)
 {
 	server_log(ss->srv, 0, ss->result->peer, why);
+	if (ss->state != SS_ABORTING)
+		session_send_error(ss, why);	/* before any stream closes */
 	if (ss->state == SS_RUNNING || ss->state == SS_GOT_DONE ||
 	    ss->state == SS_ABORTING) {
 		/* Let the threads unwind; SE_XFER_DONE ends the session. */
@@ -176,6 +184,8 @@ session_start(struct session *ss)
 	char err[GB_ERR_LEN];
 
 	event_del(ss->timer);
+	if (session_take_slot(ss) == -1)
+		return SS_ENDED;
 	memset(&m, 0, sizeof(m));
 	m.type = PROTO_START;
 	if ((ss->x = xfer_start(s->base, &xc, err, sizeof(err))) == NULL)
@@ -248,7 +258,6 @@ h_unexpected(struct session *ss, struct session_arg *a)
 	if (a->rc == PROTO_OK)
 		snprintf(a->err, GB_ERR_LEN, "unexpected %s message",
 		    proto_type_str(a->m->type));
-	session_send_error(ss, a->err);
 	return session_fail(ss, a->err);
 }
 
@@ -285,10 +294,23 @@ h_lost(struct session *ss, struct session_arg *a)
 }
 
 static enum session_state
-h_late_data(struct session *ss, struct session_arg *a)
+h_late_proof(struct session *ss, struct session_arg *a)
 {
 	(void)a;
-	return session_fail(ss, "data connections did not arrive in time");
+	return session_unfinished(ss, "the handshake did not complete in "
+	    "time (--handshake-timeout)");
+}
+
+static enum session_state
+h_late_data(struct session *ss, struct session_arg *a)
+{
+	char why[GB_ERR_LEN];
+
+	(void)a;
+	snprintf(why, sizeof(why), "data connections did not arrive in time "
+	    "(%u of %u within --handshake-timeout)", ss->nfds,
+	    (unsigned)ss->p.streams);
+	return session_unfinished(ss, why);
 }
 
 static enum session_state
@@ -316,7 +338,7 @@ h_data(struct session *ss, struct session_arg *a)
 	char err[GB_ERR_LEN];
 	int fd = pc->fd;
 
-	if (!token_equal(m->token, ss->token) ||
+	if (!session_token_equal(m->token, ss->token) ||
 	    m->stream >= ss->p.streams || ss->fds[m->stream] != -1)
 		return h_data_refused(ss, a);
 	/* A token seen on the wire is no use from another host. */
@@ -375,12 +397,20 @@ h_end(struct session *ss, struct session_arg *a)
 	return session_end(ss);
 }
 
-/* SE_STOP with a transfer: its threads stop before it is freed. */
+/*
+ * SE_STOP (a->err: why the listener stops): the client is told first;
+ * a transfer's threads stop before it is freed.
+ */
 static enum session_state
-h_stop_xfer(struct session *ss, struct session_arg *a)
+h_stop(struct session *ss, struct session_arg *a)
 {
-	(void)a;
-	xfer_abort(ss->x, "listener stopped");
+	const char *why = a->err != NULL ? a->err : "the listener was stopped";
+
+	server_log(ss->srv, 0, ss->result->peer, why);
+	if (ss->state != SS_ABORTING)
+		session_send_error(ss, why);
+	if (ss->x != NULL)
+		xfer_abort(ss->x, why);
 	return session_end(ss);
 }
 
@@ -392,32 +422,32 @@ static const session_fn SESSION_TABLE[SS_NSTATES][SE_NEVENTS] = {
 			CTL_LOST DATA          XFER_DONE     TIMEOUT
 			STOP */
 	[SS_NEW] = {	h_hello, IGN,          IGN,          IGN,
-			h_lost,  h_data_refused, IGN,        h_late_data,
-			h_end },
+			h_lost,  h_data_refused, IGN,        h_late_proof,
+			h_stop },
 	[SS_CHALLENGED] = {
 			IGN,     h_auth_ok,    h_auth_bad,   h_auth_bad,
-			h_lost,  h_data_refused, IGN,        h_late_data,
-			h_end },
+			h_lost,  h_data_refused, IGN,        h_late_proof,
+			h_stop },
 	[SS_ACCEPTED] = {
 			IGN,     h_unexpected, h_unexpected, h_unexpected,
 			h_lost,  h_data,       IGN,          h_late_data,
-			h_end },
+			h_stop },
 	[SS_RUNNING] = {
 			IGN,     h_unexpected, h_done_early, h_unexpected,
 			h_lost,  h_data_refused, h_xfer_done, h_late_figures,
-			h_stop_xfer },
+			h_stop },
 	[SS_GOT_DONE] = {
 			IGN,     h_unexpected, h_unexpected, h_unexpected,
 			h_lost,  h_data_refused, h_xfer_last, h_late_figures,
-			h_stop_xfer },
+			h_stop },
 	[SS_XFER_DONE] = {
 			IGN,     h_unexpected, h_done_last,  h_unexpected,
 			h_lost,  h_data_refused, IGN,        h_late_figures,
-			h_stop_xfer },
+			h_stop },
 	[SS_ABORTING] = {
 			IGN,     IGN,          IGN,          IGN,
 			IGN,     h_data_refused, h_end,      h_late_figures,
-			h_stop_xfer },
+			h_stop },
 };
 
 #undef IGN
@@ -536,6 +566,7 @@ session_new(struct server *s, const struct pconn *pc,
 	}
 	event_add(ss->ctl_ev, NULL);
 	evtimer_add(ss->timer, &tv);
-	s->sess = ss;
+	ss->src = pc->key;
+	session_enlist(s, ss);
 	return ss;
 }

@@ -2,8 +2,9 @@
  * server_session.h: private to the listener (server.c) and its session
  * (server_session.c).  The listener owns the listening socket, the
  * pending connections and the signals; the session owns one test from
- * its hello to its result, as a state machine driven by events.  Nothing
- * else includes this.
+ * its hello to its result, as a state machine driven by events
+ * (server_session.c, server_accept.c); server_slot.c decides which
+ * session holds the one test slot.  Nothing else includes this.
  */
 #ifndef GB_SERVER_SESSION_H
 #define GB_SERVER_SESSION_H
@@ -28,8 +29,10 @@ struct server {
 	const struct gb_bounds		*lim;
 	int				 lfd;
 	struct pending			*pd;	/* not yet identified */
-	struct session			*sess;	/* NULL: idle */
-	struct authlimit		*authlimit;	/* with --psk */
+	struct session			*sess;	/* running: holds the slot */
+	struct session			*hs;	/* not yet running, oldest first */
+	unsigned			 nhs;	/* how many of those */
+	struct authlimit		*authlimit;	/* failed hellos */
 	int				 tests;
 };
 
@@ -78,7 +81,17 @@ struct session {
 	struct xfer		*x;
 	int			 mtu_changed;	/* restore at the end */
 	struct gb_result	*result;
+	struct session		*next;	/* in srv->hs until it runs */
+	struct srccap_key	 src;	/* its source, as pending.c keys it */
 };
+
+/*
+ * Sessions not yet running (no slot held), in all and from one source
+ * (an IPv4 address or an IPv6 /64): past the first, the oldest is ended
+ * for a new hello; past the second, the new hello is refused.
+ */
+#define SESSION_MAX_HANDSHAKES		16
+#define SESSION_MAX_HANDSHAKES_PER_SRC	4
 
 /* An event's details; which members are set depends on the event. */
 struct session_arg {
@@ -104,16 +117,34 @@ void		 server_data_refused(const struct server *, struct pconn *);
 
 /*
  * server_session.c: a session for the hello hm on pc (keys, token,
- * deadline); s->sess is it.  Its first event is SE_HELLO.  NULL when
- * memory runs out.
+ * deadline), one of s->hs until it runs.  Its first event is SE_HELLO.
+ * NULL when memory runs out.
  */
 struct session	*session_new(struct server *, const struct pconn *,
 		    const struct proto_msg *hm);
 /* The one way into the state machine.  It may free ss. */
 void		 session_event(struct session *, enum session_event,
 		    struct session_arg *);
-/* A failure: with streams running, abort them (SS_ABORTING), else end. */
+/*
+ * A failure: tell the client why (an error message), then with streams
+ * running abort them (SS_ABORTING), else end.
+ */
 enum session_state	session_fail(struct session *, const char *why);
+/*
+ * Before a hello becomes a session: why it is refused as busy (a test
+ * runs, or its source has too many unfinished handshakes) into buf, or
+ * NULL.  At SESSION_MAX_HANDSHAKES, ends the oldest unfinished one.
+ */
+const char	*session_room(struct server *, const struct pconn *,
+		    char *buf, size_t len);
+/* A data message on pc: to the session whose token it carries. */
+void		 session_data(struct server *, struct pconn *,
+		    const struct proto_msg *);
+/*
+ * The listener stops: every session is told why ("the listener was
+ * stopped (SIGTERM)") and ended, its streams stopped first.
+ */
+void		 server_stop_sessions(struct server *, const char *why);
 
 /*
  * server_accept.c: with --psk, the session key from the hello pc holds
@@ -127,8 +158,34 @@ int		 session_derive_keys(struct session *, const struct pconn *,
  * MTU, send accept (SS_ACCEPTED) or a refusal (then ends, SS_ENDED).
  */
 enum session_state	session_accept(struct session *);
-/* Free everything, restore a changed MTU, s->sess = NULL: SS_ENDED. */
+/*
+ * The session has every stream: it takes the slot (and changes the MTU
+ * asked for), or, when another test holds it, is refused as busy and
+ * ended.  0: it holds the slot; -1: ended.
+ */
+int		 session_take_slot(struct session *);
+/* A new session joins s->hs, the sessions not yet running. */
+void		 session_enlist(struct server *, struct session *);
+/*
+ * A hello that led to no test (no proof, no data connections, gone): a
+ * failure against its source (authlimit, as a wrong key), then fail.
+ */
+enum session_state	session_unfinished(struct session *, const char *why);
+/* Free everything, restore a changed MTU, leave s->sess or s->hs. */
 enum session_state	session_end(struct session *);
+/*
+ * --mtu: may this listener set it (--allow-mtu, an interface it finds)?
+ * With change, set it (mtu.c journals the original, session_end() puts
+ * it back).  0, or -1 with err.
+ */
+int		 session_mtu(struct session *, int change, char *err,
+		    size_t errlen);
+/* A refusal on the control connection (sealed once keyed). */
+void		 session_refuse(struct session *, int code, const char *text);
+/* Out of s->sess or s->hs, whichever holds it (server_slot.c). */
+void		 session_leave(struct session *);
+/* Constant time: the data token is the only proof a stream belongs. */
+int		 session_token_equal(const char *a, const char *b);
 /* Its control connection's keys (NULL: plain). */
 struct auth_session	*session_keys(struct session *);
 /* A log line, by level, for a peer (NULL: the listener itself). */

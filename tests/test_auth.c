@@ -418,6 +418,70 @@ test_authlimit(void **state)
 	free(al);
 }
 
+/* IPv6 sources are /64s: one host's many addresses count as one. */
+static void
+test_authlimit_v6(void **state)
+{
+	struct authlimit *al = calloc(1, sizeof(*al));
+	char addr[64];
+	int64_t t = 1000000;
+	int i;
+
+	(void)state;
+	assert_non_null(al);
+	authlimit_init(al);
+	for (i = 0; i < AUTHLIMIT_FAILS; i++) {
+		snprintf(addr, sizeof(addr), "2001:db8:1:2::%x", i + 1);
+		authlimit_fail(al, addr, t + i * 1000);
+	}
+	assert_true(authlimit_blocked(al, "2001:db8:1:2:ffff::1",
+	    t + AUTHLIMIT_FAILS * 1000) > 0);
+	assert_int_equal(authlimit_blocked(al, "2001:db8:1:3::1",
+	    t + AUTHLIMIT_FAILS * 1000), 0);
+	/* A mapped IPv4 address is that IPv4 source. */
+	authlimit_init(al);
+	for (i = 0; i < AUTHLIMIT_FAILS; i++)
+		authlimit_fail(al, "::ffff:192.0.2.9", t + i * 1000);
+	assert_true(authlimit_blocked(al, "192.0.2.9",
+	    t + AUTHLIMIT_FAILS * 1000) > 0);
+	free(al);
+}
+
+/* Failures from rotating addresses are bounded in all. */
+static void
+test_authlimit_global(void **state)
+{
+	struct authlimit *al = calloc(1, sizeof(*al));
+	char addr[32];
+	int64_t t = 1000000;
+	int i;
+
+	(void)state;
+	assert_non_null(al);
+	authlimit_init(al);
+	for (i = 0; i < AUTHLIMIT_GLOBAL_FAILS - 1; i++) {
+		snprintf(addr, sizeof(addr), "198.51.100.%d", i + 1);
+		authlimit_fail(al, addr, t + i);
+	}
+	assert_int_equal(authlimit_blocked(al, "203.0.113.1", t + 100), 0);
+	authlimit_fail(al, "198.51.100.250", t + 100);
+	/* Every source waits until the window ends, then all is well. */
+	assert_int_equal(authlimit_blocked(al, "203.0.113.1", t + 100),
+	    AUTHLIMIT_GLOBAL_MS - 100);
+	assert_int_equal(authlimit_blocked(al, "203.0.113.1",
+	    t + AUTHLIMIT_GLOBAL_MS), 0);
+	/* The same number spread over more than a window blocks no one. */
+	for (i = 0; i < 2 * AUTHLIMIT_GLOBAL_FAILS; i++) {
+		snprintf(addr, sizeof(addr), "192.0.2.%d", i + 1);
+		authlimit_fail(al, addr, t + 10 * AUTHLIMIT_GLOBAL_MS +
+		    (int64_t)i * (AUTHLIMIT_GLOBAL_MS / 8));
+		assert_int_equal(authlimit_blocked(al, "203.0.113.1", t + 10 *
+		    AUTHLIMIT_GLOBAL_MS + (int64_t)i *
+		    (AUTHLIMIT_GLOBAL_MS / 8)), 0);
+	}
+	free(al);
+}
+
 int
 main(void)
 {
@@ -431,6 +495,8 @@ main(void)
 		cmocka_unit_test(test_plain_vs_sealed),
 		cmocka_unit_test(test_key_file),
 		cmocka_unit_test(test_authlimit),
+		cmocka_unit_test(test_authlimit_v6),
+		cmocka_unit_test(test_authlimit_global),
 	};
 	int rc;
 
