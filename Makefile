@@ -99,6 +99,7 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/vanish_netns.sh
 	bash tests/mtu_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/signals_netns.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/mtu_hello_netns.sh
 
 check-capture: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
