@@ -370,29 +370,21 @@ outq_write(struct outq *q, int droppable, const void *buf, size_t len)
 int
 outq_printf(struct outq *q, int droppable, const char *fmt, ...)
 {
-	char small[512], *buf = small;
+	char *buf;
 	va_list ap;
 	int n, kept;
 
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	n = vasprintf(&buf, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		pthread_mutex_lock(&q->mu);
+		q->dropped++;
+		pthread_mutex_unlock(&q->mu);
 		return 0;
-	if ((size_t)n >= sizeof(small)) {
-		if ((buf = malloc((size_t)n + 1)) == NULL) {
-			pthread_mutex_lock(&q->mu);
-			q->dropped++;
-			pthread_mutex_unlock(&q->mu);
-			return 0;
-		}
-		va_start(ap, fmt);
-		vsnprintf(buf, (size_t)n + 1, fmt, ap);
-		va_end(ap);
 	}
 	kept = outq_write(q, droppable, buf, (size_t)n);
-	if (buf != small)
-		free(buf);
+	free(buf);
 	return kept;
 }
 
