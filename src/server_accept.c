@@ -175,7 +175,8 @@ session_force_bufs(const struct session *ss, char *err, size_t errlen)
 /*
  * The client is who it says (or no key is set): check what it asked of
  * this listener (its privileges, its kernel), then accept.  Nothing on
- * the host changes here: the MTU only once the session holds the slot.
+ * the host changes here: the MTU only once the session holds the slot,
+ * which a test of another MTU takes here, before its data connections.
  */
 enum session_state
 session_accept(struct session *ss)
@@ -191,6 +192,14 @@ session_accept(struct session *ss)
 		session_refuse(ss, PROTO_REFUSE_PARAMS, err);
 		return session_end(ss);
 	}
+	/*
+	 * TCP fixes each connection's MSS when it connects: a test of
+	 * another MTU needs it changed before its data connections, so such
+	 * a session takes the slot now (with --psk its key is proven by
+	 * now), not when its streams have arrived.
+	 */
+	if (ss->p.mtu != 0 && session_take_slot(ss) == -1)
+		return SS_ENDED;
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return session_end(ss);
 	m->type = PROTO_ACCEPT;

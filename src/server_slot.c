@@ -1,7 +1,8 @@
 /*
  * server_slot.c: the listener's one test slot and the sessions waiting
  * for it (server_session.h).  A session holds the slot (srv->sess) only
- * once it is authenticated and every data connection has arrived; until
+ * once it is authenticated and every data connection has arrived (one
+ * that changes the MTU: once it is accepted, server_accept.c); until
  * then it is one of srv->hs, capped in all and per source, and a hello
  * is refused as busy only while a test runs.  When two sessions race, the
  * first with all its streams wins; the other is refused as busy then.  A
@@ -111,6 +112,8 @@ session_take_slot(struct session *ss)
 	struct server *s = ss->srv;
 	char err[GB_ERR_LEN];
 
+	if (s->sess == ss)
+		return 0;	/* taken at its acceptance (--mtu) */
 	if (s->sess != NULL) {
 		server_log(s, 1, ss->result->peer, "refused: busy (another "
 		    "test got its data connections first)");

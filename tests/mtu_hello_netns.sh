@@ -2,11 +2,16 @@
 #
 # mtu_hello_netns.sh: a listener with --allow-mtu changes its MTU only
 # once a session holds the test slot (issue 14, "found on the way"):
-# hellos alone, however many, never flap it.  In the namespace pair of
-# tests/lib/netns.sh (root): the listener in B at MTU 1500; from A, hellos
-# that ask for MTU 4096 and then send nothing (no data connections),
-# repeated for 2 s; B's MTU must stay 1500 the whole time.  Then a real
-# client with --mtu 4096: B's MTU is 4096 during its test and 1500 after.
+# hellos alone, however many, never flap it.  A test of another MTU takes
+# the slot when it is accepted, before its data connections (TCP fixes
+# their MSS when they connect), so with --psk that is once its key is
+# proven, and the unproven hellos here must change nothing.  In the
+# namespace pair of tests/lib/netns.sh (root): the listener in B at MTU
+# 1500 with --psk; from A, hellos that ask for MTU 4096 with a nonce and
+# then nothing (no proof, no data connections), repeated for 2 s; B's MTU
+# must stay 1500 the whole time.  Then a real client with the key and
+# --mtu 4096: B's MTU is 4096 during its test, the test's MSS is that of
+# MTU 4096, and B is back at 1500 after.
 #
 #	GIGEBENCH=build/gigebench bash tests/mtu_hello_netns.sh
 #
@@ -55,8 +60,10 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$TMP/key"
+chmod 600 "$TMP/key"
 if listener_start -n "$NS_B" -p "$PORT" -a "$GB" /dev/null "$TMP/srv.err" \
-    -v --allow-mtu --handshake-timeout 1; then
+    -v --allow-mtu --handshake-timeout 1 --psk "$TMP/key"; then
 	SRV=$LISTENER_PID
 	pass "a listener with --allow-mtu comes up in B"
 else
@@ -80,10 +87,11 @@ params = dict(direction=0, buflen=16384, nbuf=0, duration_ms=2000,
               interval_ms=0, force_bufs=False, capture=False, link_mbps=0,
               mtu=mtu, cc="", tx_path="send", rx_path="recv", affinity="",
               fq_rate=0, tos=0)
-hello = gbpeer.frame(hostile.HELLO, dict(program="gigebench",
-                                         version=sys.argv[5], params=params))
 held, end = [], time.monotonic() + 2.0
 while time.monotonic() < end:
+    hello = gbpeer.frame(hostile.HELLO, dict(
+        program="gigebench", version=sys.argv[5], params=params,
+        nonce=os.urandom(32).hex()))
     s = socket.create_connection((addr, port), timeout=2)
     s.sendall(hello)
     held.append(s)
@@ -115,8 +123,9 @@ fi
 # comes from a second address of A: the stalled hellos count as failures
 # against theirs, and its back-off would refuse it (as it should).
 ip -n "$NS_A" addr add "$ADDR_C/$NETNS_PREFIX" dev "$IF_A"
-netns_exec a "$GB" -t "$ADDR_B" -B "$ADDR_C" -p "$PORT" -T 2 -l 16K -q \
-    --mtu "$TEST_MTU" >/dev/null 2>"$TMP/c.err" &
+netns_exec a "$GB" -t "$ADDR_B" -B "$ADDR_C" -p "$PORT" -T 2 -l 16K \
+    --psk "$TMP/key" --json --mtu "$TEST_MTU" >"$TMP/c.json" \
+    2>"$TMP/c.err" &
 cpid=$!
 changed=0
 for _ in $(seq 1 30); do
@@ -134,6 +143,16 @@ else
 	fail "a real test with --mtu $TEST_MTU changes B's MTU and passes" \
 	    "# changed=$changed exit $crc: $(head -c 200 "$TMP/c.err")"
 fi
+# The data connections were made at the new MTU: TCP fixed their MSS
+# then (TEST_MTU less 40 bytes of headers, less 12 of timestamps).
+mss=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["result"]["tcp"]["mss"])' "$TMP/c.json" \
+    2>/dev/null || echo 0)
+if [ "$mss" -gt 1460 ] && [ "$mss" -le $((TEST_MTU - 40)) ]; then
+	pass "its data connections were made at MTU $TEST_MTU (MSS $mss)"
+else
+	fail "its data connections were made at MTU $TEST_MTU (MSS $mss)"
+fi
 back=0
 for _ in $(seq 1 30); do
 	if [ "$(mtu_of b "$IF_B")" = "$BASE_MTU" ]; then
@@ -146,6 +165,68 @@ if [ "$back" -eq 1 ]; then
 	pass "B's MTU is back at $BASE_MTU after the test"
 else
 	fail "B's MTU is back at $BASE_MTU after the test"
+fi
+
+# Without --psk a hello is all the proof there is: an accepted test of
+# another MTU takes the slot and changes it at once.  What bounds a peer
+# that only stalls is its source's back-off: each stall counts as a
+# failure, and after 5 the source is refused.  8 s of such hellos, one at
+# a time, each held until the listener drops it (--handshake-timeout 1):
+# at most 6 changes (a listener without the back-off makes one a second).
+listener_stop "$SRV"
+SRV=""
+if listener_start -n "$NS_B" -p $((PORT + 1)) -a "$GB" /dev/null \
+    "$TMP/srv2.err" -v --allow-mtu --handshake-timeout 1; then
+	SRV=$LISTENER_PID
+else
+	fail "a listener without --psk comes up in B"
+fi
+netns_exec a python3 - "$ADDR_B" $((PORT + 1)) "$TEST_MTU" "$HERE" \
+    "$version" >"$TMP/stalls.out" 2>&1 <<'PY' &
+import os, socket, sys, time
+sys.path[:0] = [sys.argv[4], os.path.join(sys.argv[4], "lib")]
+import gbpeer, hostile
+addr, port, mtu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+params = dict(direction=0, buflen=16384, nbuf=0, duration_ms=2000,
+              streams=1, sndbuf=0, rcvbuf=0, mss=0, nodelay=False,
+              interval_ms=0, force_bufs=False, capture=False, link_mbps=0,
+              mtu=mtu, cc="", tx_path="send", rx_path="recv", affinity="",
+              fq_rate=0, tos=0)
+hello = gbpeer.frame(hostile.HELLO, dict(program="gigebench",
+                                         version=sys.argv[5], params=params))
+n, end = 0, time.monotonic() + 8.0
+while time.monotonic() < end:
+    with socket.create_connection((addr, port), timeout=3) as s:
+        s.sendall(hello)
+        n += 1
+        try:
+            while s.recv(4096):
+                pass
+        except OSError:
+            pass
+    time.sleep(0.05)
+print("%d stalled hellos" % n)
+PY
+stalls=$!
+flaps=0
+prev=$BASE_MTU
+while kill -0 "$stalls" 2>/dev/null; do
+	m=$(mtu_of b "$IF_B")
+	if [ "$m" != "$prev" ] && [ "$m" = "$TEST_MTU" ]; then
+		flaps=$((flaps + 1))
+	fi
+	prev=$m
+	sleep 0.05
+done
+wait "$stalls" || true
+sed 's/^/# /' "$TMP/stalls.out"
+if [ "$flaps" -le 6 ] && grep -q 'too many failed' "$TMP/srv2.err"; then
+	pass "without --psk, stalled hellos change the MTU $flaps times," \
+	    "then their source is refused"
+else
+	fail "without --psk, stalled hellos change the MTU $flaps times," \
+	    "then their source is refused # $(grep -c 'too many failed' \
+	    "$TMP/srv2.err") refusals"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
