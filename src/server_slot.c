@@ -124,9 +124,15 @@ session_take_slot(struct session *ss)
 	}
 	session_delist(s, ss);
 	s->sess = ss;
-	/* A hello alone must not flap the host's MTU: only now. */
+	/*
+	 * A hello alone must not flap the host's MTU: only now, as the test
+	 * is accepted (server_accept.c), so a change this host cannot make
+	 * is a refusal before any data, as the checks at the hello are.
+	 */
 	if (session_mtu(ss, 1, err, sizeof(err)) == -1) {
-		session_fail(ss, err);
+		server_log(s, 0, ss->result->peer, err);
+		session_refuse(ss, PROTO_REFUSE_PARAMS, err);
+		session_end(ss);
 		return -1;
 	}
 	return 0;
