@@ -132,12 +132,14 @@ check-hostile: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/hostile.sh
 	GIGEBENCH=$(abspath $(BIN)) python3 tests/hostage.py
 	GIGEBENCH=$(abspath $(BIN)) python3 tests/fd_flood.py
+	GIGEBENCH=$(abspath $(BIN)) bash tests/sealed_valgrind.sh
 
 # The listener attacked as issue 14 says (about 80 s): a stdout nobody
 # reads, peer strings with newlines and escapes, every catchable signal
 # idle and mid-test, and every way a session ends told to the client.
 # check-hostile adds the slow ones: a peer that holds the slot with
-# hellos alone (hostage.py), a descriptor flood (fd_flood.py).
+# hellos alone (hostage.py), a descriptor flood (fd_flood.py), sealed
+# first messages to a listener under valgrind (sealed_valgrind.sh).
 check-listener: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/stalled_stdout.sh
 	GIGEBENCH=$(abspath $(BIN)) python3 tests/peer_strings.py
