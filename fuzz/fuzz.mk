@@ -27,7 +27,8 @@ FUZZ_TIME	?= 60
 FUZZ_RUNS	?= 1000000
 FUZZ_JOBS	?= 2
 # Slowest first, so that two at a time end together.
-FUZZ_TARGETS	= fuzz_session fuzz_side fuzz_proto fuzz_proc fuzz_opts
+FUZZ_TARGETS	= fuzz_session fuzz_session_psk fuzz_side fuzz_proto fuzz_proc \
+		  fuzz_opts
 
 FUZZ_SAN	= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		  -fno-omit-frame-pointer
@@ -52,6 +53,7 @@ FUZZ_ARGS	= -malloc_limit_mb=128 -rss_limit_mb=1024 -timeout=25 \
 		  -entropic_scale_per_exec_time=1 -print_final_stats=1
 FUZZ_ARGS_fuzz_proto	= -max_len=70000 -dict=fuzz/proto.dict
 FUZZ_ARGS_fuzz_session	= -max_len=70000 -dict=fuzz/proto.dict -detect_leaks=0
+FUZZ_ARGS_fuzz_session_psk = $(FUZZ_ARGS_fuzz_session)
 FUZZ_ARGS_fuzz_side	= -max_len=65536 -dict=fuzz/side.dict
 FUZZ_ARGS_fuzz_opts	= -max_len=4096 -dict=fuzz/opts.dict
 FUZZ_ARGS_fuzz_proc	= -max_len=16384

@@ -13,6 +13,10 @@
  *	0x0_  WRITE  u16 length (big endian), then that many bytes.  Every
  *	             32 'T' in them become the current session's token.
  *	0x1_  DATA   u8 stream: a data message with the token
+ *	0x2_  SEAL   u16 length, then that many bytes: a whole message
+ *	             (header and body), sealed with the slot's session key
+ *	             (auth.h) once the slot has one; written as it is before
+ *	             that.  The 'T' placeholder works as in WRITE.
  *	0x8_  SHUT   half-close the slot (shutdown SHUT_WR)
  *	0x9_  CLOSE  close it (a reset when the listener left bytes unread)
  *	0xa_  FILL   u8 n: n * 4 KiB of payload
@@ -48,6 +52,19 @@
  * A last WAIT lets the listener free the idle check's session before the
  * next input starts.
  *
+ * Keyed mode (fuzz_session_psk: this file built with FUZZ_SESSION_PSK=1):
+ * the listener has --psk with a key the harness knows too.  The first
+ * message written on a slot is remembered as the slot's hello (the bytes
+ * as the listener read them: header and body); when the listener answers
+ * it with a challenge, the slot derives the session key as a client does,
+ * SEAL seals with it and every message the listener sends after that must
+ * open with it.  Each input comes from a source address of its own
+ * (127.1.x.y, cycling through 1000), since a keyed listener refuses a
+ * source after AUTHLIMIT_FAILS failed handshakes: inputs that fail five
+ * times still reach that refusal, and the next input is not refused for
+ * it.  The idle check proves the key on its hello (a success), retrying
+ * while the listener's global bound of failures refuses every source.
+ *
  * The listener's log lines go to /dev/null (FUZZ_SESSION_LOG=1 shows
  * them; 2 adds -vv and the messages the harness receives): the stdio
  * stderr is swapped, while sanitizer and libFuzzer reports still go to
@@ -77,10 +94,16 @@
 
 #include "fuzz_util.h"
 #include "base/monotime.h"
+#include "wire/auth.h"
 #include "cli/opts.h"
 #include "cli/rolecfg.h"
 #include "codec/proto.h"
 #include "run/server.h"
+#include "wire/ctl.h"
+
+#ifndef FUZZ_SESSION_PSK
+#define FUZZ_SESSION_PSK	0	/* 1: fuzz_session_psk, a keyed listener */
+#endif
 
 #define NSLOTS		8	/* the script's connections */
 #define NALL		(NSLOTS + (int)GB_MAX_STREAMS)	/* and STREAMS' */
@@ -93,12 +116,14 @@
 #define FILL_CHUNK	4096
 #define FILL_MAX	(4u << 20)	/* payload bytes per input */
 #define PLACEHOLDER	"TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT"
+#define PSK_KEY		"fuzz_session_psk: the harness's key"
+#define NSOURCES	1000	/* keyed mode: 127.1.x.y, one per input */
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 enum action {
-	ACT_WRITE = 0x0, ACT_DATA = 0x1, ACT_SHUT = 0x8, ACT_CLOSE = 0x9,
+	ACT_WRITE = 0x0, ACT_DATA = 0x1, ACT_SEAL = 0x2, ACT_SHUT = 0x8, ACT_CLOSE = 0x9,
 	ACT_FILL = 0xa, ACT_WAIT = 0xb, ACT_READ = 0xc, ACT_STREAMS = 0xd
 };
 
@@ -110,6 +135,8 @@ struct listener {
 	struct hoststat_roots	 roots;
 	struct server_config	 cfg;
 	struct rolecfg_out	 out;		/* no interval lines */
+	struct auth_key		 psk;		/* keyed mode */
+	unsigned		 nsrc;		/* sources used */
 	char			 err[GB_ERR_LEN];
 	atomic_int		 stopped;
 	int			 rc;		/* server_run()'s */
@@ -129,6 +156,14 @@ struct slot {
 	int			 wrote;		/* bytes were written on it */
 	unsigned		 nmsgs;		/* messages received */
 	struct proto_reader	 rd;
+	/* Keyed mode: the first message written, and the session. */
+	struct proto_reader	 sent;
+	int			 sent_done;
+	uint8_t			*hello;
+	size_t			 hello_len;
+	uint8_t			 nc[AUTH_NONCE_LEN];
+	int			 keyed;
+	struct auth_session	 auth;
 };
 
 struct script {
@@ -136,6 +171,7 @@ struct script {
 	char		 token[PROTO_TOKEN_LEN + 1];
 	size_t		 filled;
 	int64_t		 wait_left_ms;	/* of WAIT_MS */
+	uint32_t	 src;		/* the input's source, host order */
 };
 
 /* A deadline up to ms away, within what is left of the wait budget. */
@@ -186,8 +222,9 @@ listener_main(void *arg)
 	return NULL;
 }
 
+/* A connection to the listener from src (host order, on loopback). */
 static int
-connect_local(void)
+connect_local(uint32_t src)
 {
 	struct sockaddr_in sin;
 	struct pollfd pfd;
@@ -196,10 +233,15 @@ connect_local(void)
 
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)atoi(L.port));
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		fail("socket: %s", strerror(errno));
+	sin.sin_addr.s_addr = htonl(src);
+	if (src != INADDR_LOOPBACK &&
+	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1)
+		fail("cannot bind to a source on loopback: %s",
+		    strerror(errno));
+	sin.sin_port = htons((uint16_t)atoi(L.port));
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0)
 		return fd;
 	/*
@@ -266,13 +308,16 @@ listener_start(void)
 	L.roots.procfs = "/proc";
 	L.roots.sysfs = "/sys";
 	L.out.intervals = NULL;
-	rolecfg_server(&L.cfg, &L.opts, &L.roots, NULL, &L.out);
+	L.psk.len = strlen(PSK_KEY);
+	memcpy(L.psk.bytes, PSK_KEY, L.psk.len);
+	rolecfg_server(&L.cfg, &L.opts, &L.roots, FUZZ_SESSION_PSK ? &L.psk :
+	    NULL, &L.out);
 	L.cfg.report_cb = report_cb;
 	atomic_store(&L.stopped, 0);
 	if (pthread_create(&L.tid, NULL, listener_main, NULL) != 0)
 		fail("cannot start the listener thread");
 	for (deadline = monotime_ms() + 5000; monotime_ms() < deadline; ) {
-		if ((fd = connect_local()) != -1) {
+		if ((fd = connect_local(INADDR_LOOPBACK)) != -1) {
 			close(fd);
 			return 0;
 		}
@@ -398,6 +443,76 @@ check_listener(void)
 
 /* ---- the peers' side ---- */
 
+/*
+ * Keyed mode: the first message written on a control slot, pushed through
+ * a reader as the listener reads it; a hello with a nonce is kept (header
+ * and body) for the session key.
+ */
+static void
+track_sent(struct slot *sl, const uint8_t *p, size_t len)
+{
+	struct proto_msg *m;
+	char err[GB_ERR_LEN];
+	long k;
+
+	while (FUZZ_SESSION_PSK && len > 0 && !sl->sent_done) {
+		if ((k = proto_reader_push(&sl->sent, p, len)) <= 0) {
+			sl->sent_done = 1;
+			return;
+		}
+		p += k;
+		len -= (size_t)k;
+		if (!proto_reader_done(&sl->sent))
+			continue;
+		sl->sent_done = 1;
+		if ((m = malloc(sizeof(*m))) == NULL)
+			abort();
+		if (proto_reader_decode(&sl->sent, m, err, sizeof(err)) ==
+		    PROTO_OK && m->type == PROTO_HELLO && m->nonce[0] != '\0' &&
+		    auth_unhex(m->nonce, sl->nc, sizeof(sl->nc)) == 0) {
+			sl->hello_len = PROTO_HEADER_LEN + sl->sent.h.length;
+			if ((sl->hello = malloc(sl->hello_len)) == NULL)
+				abort();
+			memcpy(sl->hello, sl->sent.hdr, PROTO_HEADER_LEN);
+			memcpy(sl->hello + PROTO_HEADER_LEN, sl->sent.body,
+			    sl->sent.h.length);
+		}
+		free(m);
+	}
+}
+
+/* A challenge: the session key, as a client derives it. */
+static void
+on_challenge(struct slot *sl, const struct proto_msg *m)
+{
+	uint8_t ns[AUTH_NONCE_LEN];
+
+	if (!FUZZ_SESSION_PSK)
+		fail("a listener without --psk sent a challenge");
+	if (sl->hello == NULL)
+		fail("the listener sent a challenge on a connection whose "
+		    "first message was no hello with a nonce");
+	if (sl->keyed)
+		fail("the listener sent a second challenge");
+	if (auth_unhex(m->nonce, ns, sizeof(ns)) == -1)
+		fail("the listener's challenge nonce is not hex: %s",
+		    m->nonce);
+	auth_session_init(&sl->auth, &L.psk, sl->nc, ns, sl->hello,
+	    sl->hello_len, 1);
+	sl->keyed = 1;
+}
+
+/* What a slot holds besides its socket. */
+static void
+slot_free(struct slot *sl)
+{
+	proto_reader_reset(&sl->rd);
+	proto_reader_reset(&sl->sent);
+	free(sl->hello);
+	sl->hello = NULL;
+	auth_session_wipe(&sl->auth);
+}
+
 static void
 on_message(struct slot *sl, struct script *sc)
 {
@@ -406,14 +521,17 @@ on_message(struct slot *sl, struct script *sc)
 
 	if ((m = malloc(sizeof(*m))) == NULL)
 		abort();
-	if (proto_reader_decode(&sl->rd, m, err, sizeof(err)) != PROTO_OK)
-		fail("the listener sent a message a client cannot decode: %s",
-		    err);
+	if (ctl_decode(&sl->rd, sl->keyed ? &sl->auth : NULL, m, err,
+	    sizeof(err)) != PROTO_OK)
+		fail("the listener sent a message a client cannot %s: %s",
+		    sl->keyed ? "open and decode" : "decode", err);
 	sl->nmsgs++;
 	if (L.verbose)
 		fprintf(L.log, "fuzz_session: got %s %s\n",
 		    proto_type_str(m->type), m->message);
-	if (m->type == PROTO_ACCEPT)
+	if (m->type == PROTO_CHALLENGE)
+		on_challenge(sl, m);
+	else if (m->type == PROTO_ACCEPT)
 		memcpy(sc->token, m->token, sizeof(sc->token));
 	else if (m->type == PROTO_RESULT)
 		fuzz_render(&m->side, &m->side, 1);
@@ -483,12 +601,13 @@ slot_get(struct script *sc, int i)
 	struct slot *sl = &sc->s[i];
 
 	if (sl->fd == -1 && !sl->eof) {
-		if ((sl->fd = connect_local()) == -1) {
+		if ((sl->fd = connect_local(sc->src)) == -1) {
 			check_listener();
 			fail("the listener refuses a connection: %s",
 			    strerror(errno));
 		}
 		proto_reader_init(&sl->rd);
+		proto_reader_init(&sl->sent);
 	}
 	return sl;
 }
@@ -505,6 +624,8 @@ slot_write(struct script *sc, struct slot *sl, const void *buf, size_t len)
 		n = send(sl->fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n > 0) {
 			sl->wrote = 1;
+			if (!sl->data)
+				track_sent(sl, p, (size_t)n);
 			p += n;
 			len -= (size_t)n;
 			continue;
@@ -538,7 +659,7 @@ sync_listener(struct script *sc)
 	ssize_t n;
 
 	memset(&sl, 0, sizeof(sl));
-	if ((sl.fd = connect_local()) == -1) {
+	if ((sl.fd = connect_local(sc->src)) == -1) {
 		check_listener();
 		fail("the listener refuses a connection: %s", strerror(errno));
 	}
@@ -572,8 +693,9 @@ need_token(struct script *sc)
 	    "00000000000000000000000000000000";
 }
 
-static void
-op_write(struct script *sc, struct slot *sl, const uint8_t *p, size_t len)
+/* A copy of p with every placeholder made the session's token. */
+static uint8_t *
+with_token(struct script *sc, struct slot *sl, const uint8_t *p, size_t len)
 {
 	uint8_t *buf;
 	size_t i;
@@ -586,6 +708,31 @@ op_write(struct script *sc, struct slot *sl, const uint8_t *p, size_t len)
 			memcpy(buf + i, need_token(sc), PROTO_TOKEN_LEN);
 			sl->data = 1;
 		}
+	return buf;
+}
+
+static void
+op_write(struct script *sc, struct slot *sl, const uint8_t *p, size_t len)
+{
+	uint8_t *buf = with_token(sc, sl, p, len);
+
+	slot_write(sc, sl, buf, len);
+	free(buf);
+}
+
+/* A message sealed with the slot's key; as it is while it has none. */
+static void
+op_seal(struct script *sc, struct slot *sl, const uint8_t *p, size_t len)
+{
+	uint8_t *buf;
+
+	if (!sl->keyed || len < PROTO_HEADER_LEN) {
+		op_write(sc, sl, p, len);
+		return;
+	}
+	buf = with_token(sc, sl, p, len);
+	if (auth_seal(&sl->auth, &buf, &len) == -1)
+		abort();
 	slot_write(sc, sl, buf, len);
 	free(buf);
 }
@@ -676,11 +823,15 @@ run_script(struct script *sc, const uint8_t *data, size_t size)
 		}
 		switch (op >> 4) {
 		case ACT_WRITE:
+		case ACT_SEAL:
 			len = end - p >= 2 ? (size_t)(p[0] << 8 | p[1]) : 0;
 			p += end - p >= 2 ? 2 : end - p;
 			if (len > (size_t)(end - p))
 				len = (size_t)(end - p);
-			op_write(sc, slot_get(sc, op & 7), p, len);
+			if ((op >> 4) == ACT_WRITE)
+				op_write(sc, slot_get(sc, op & 7), p, len);
+			else
+				op_seal(sc, slot_get(sc, op & 7), p, len);
 			p += len;
 			break;
 		case ACT_DATA:
@@ -701,7 +852,7 @@ run_script(struct script *sc, const uint8_t *data, size_t size)
 				close(sl->fd);
 			sl->fd = -1;
 			sl->eof = 1;	/* a closed slot stays closed */
-			proto_reader_reset(&sl->rd);
+			slot_free(sl);
 			break;
 		case ACT_FILL:
 			op_fill(sc, slot_get(sc, op & 7), p < end ? *p++ : 1);
@@ -743,31 +894,31 @@ drain(struct script *sc)
 	}
 }
 
-/* One hello on a new connection; the reply's type, -1 for "busy". */
-static int
-hello_once(const uint8_t *hello, size_t len, int64_t deadline)
+/* Keyed mode: a source of its own for each input; else 127.0.0.1. */
+static uint32_t
+next_source(void)
 {
-	struct script *sc;
-	struct proto_msg *m;
-	struct slot *sl;
+	unsigned n;
+
+	if (!FUZZ_SESSION_PSK)
+		return INADDR_LOOPBACK;
+	n = L.nsrc++ % NSOURCES;
+	return 0x7f010000u | (n / 250) << 8 | (n % 250 + 1);
+}
+
+/* Exactly the next message on sl into m (opened when keyed), by deadline. */
+static void
+read_reply(struct slot *sl, struct proto_msg *m, int64_t deadline)
+{
 	struct pollfd pfd;
 	char err[GB_ERR_LEN];
 	uint8_t buf[4096];
 	size_t want;
 	ssize_t n;
-	int i, type;
 
-	if ((m = malloc(sizeof(*m))) == NULL ||
-	    (sc = calloc(1, sizeof(*sc))) == NULL)
-		abort();
-	for (i = 0; i < NALL; i++)
-		sc->s[i].fd = -1;
-	sc->wait_left_ms = LIVE_MS;
-	sl = slot_get(sc, 0);
-	slot_write(sc, sl, hello, len);
 	pfd.fd = sl->fd;
 	pfd.events = POLLIN;
-	/* Read exactly the reply; the drain below reads the rest. */
+	/* Read exactly the reply; the drain reads the rest. */
 	while (!proto_reader_done(&sl->rd) && !sl->eof) {
 		if (monotime_ms() >= deadline)
 			fail("the listener did not answer a valid hello within "
@@ -787,17 +938,58 @@ hello_once(const uint8_t *hello, size_t len, int64_t deadline)
 	if (!proto_reader_done(&sl->rd))
 		fail("the listener closed a valid hello's connection without "
 		    "a word");
-	if (proto_reader_decode(&sl->rd, m, err, sizeof(err)) != PROTO_OK)
-		fail("the listener's reply to a hello does not decode: %s",
-		    err);
-	type = m->type == PROTO_REFUSE && m->refusal == PROTO_REFUSE_BUSY ?
-	    -1 : m->type;
+	if (ctl_decode(&sl->rd, sl->keyed ? &sl->auth : NULL, m, err,
+	    sizeof(err)) != PROTO_OK)
+		fail("the listener's reply to a hello does not %s: %s",
+		    sl->keyed ? "open and decode" : "decode", err);
+	proto_reader_reset(&sl->rd);
+}
+
+/*
+ * One hello on a new connection from src, with the proof when the
+ * listener challenges it; the reply's type, -1 for "busy" (and, keyed,
+ * for the bound on failures that refuses every source for a while).
+ */
+static int
+hello_once(const uint8_t *hello, size_t len, uint32_t src, int64_t deadline)
+{
+	struct script *sc;
+	struct proto_msg *m;
+	struct slot *sl;
+	uint8_t *proof;
+	size_t plen;
+	int type;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL ||
+	    (sc = calloc(1, sizeof(*sc))) == NULL)
+		abort();
+	for (type = 0; type < NALL; type++)
+		sc->s[type].fd = -1;
+	sc->wait_left_ms = LIVE_MS;
+	sc->src = src;
+	sl = slot_get(sc, 0);
+	slot_write(sc, sl, hello, len);
+	read_reply(sl, m, deadline);
+	if (m->type == PROTO_CHALLENGE) {
+		on_challenge(sl, m);
+		memset(m, 0, sizeof(*m));
+		m->type = PROTO_AUTH;
+		if ((proof = proto_encode(m, &plen)) == NULL ||
+		    auth_seal(&sl->auth, &proof, &plen) == -1)
+			fail("cannot encode the proof of the key");
+		slot_write(sc, sl, proof, plen);
+		free(proof);
+		read_reply(sl, m, deadline);
+	}
+	type = m->type == PROTO_REFUSE && (m->refusal == PROTO_REFUSE_BUSY ||
+	    (FUZZ_SESSION_PSK && m->refusal == PROTO_REFUSE_AUTH)) ? -1 :
+	    m->type;
 	if (type != -1 && type != PROTO_ACCEPT)
 		fail("the listener answered a valid hello with %s: %s",
 		    proto_type_str(m->type), m->message);
-	proto_reader_reset(&sl->rd);
 	drain(sc);
 	close(sl->fd);
+	slot_free(sl);
 	free(sc);
 	free(m);
 	return type;
@@ -808,17 +1000,23 @@ static void
 check_idle(void)
 {
 	int64_t deadline = monotime_ms() + LIVE_MS;
+	uint8_t nc[AUTH_NONCE_LEN], *hello;
+	uint32_t src = next_source();
 	struct proto_msg *m;
-	uint8_t *hello;
 	size_t len;
 
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		abort();
 	m->type = PROTO_HELLO;
 	params_init(&m->params);
+	if (FUZZ_SESSION_PSK) {
+		auth_nonce(nc);
+		auth_hex(nc, sizeof(nc), m->nonce);
+	}
 	if ((hello = proto_encode(m, &len)) == NULL)
 		fail("cannot encode a hello");
-	while (hello_once(hello, len, monotime_ms() + LIVE_MS) != PROTO_ACCEPT) {
+	while (hello_once(hello, len, src, monotime_ms() + LIVE_MS) !=
+	    PROTO_ACCEPT) {
 		if (monotime_ms() >= deadline)
 			fail("the listener was still busy %d ms after every "
 			    "connection of the input was closed", LIVE_MS);
@@ -840,6 +1038,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < NALL; i++)
 		sc->s[i].fd = -1;
 	sc->wait_left_ms = WAIT_MS;
+	sc->src = next_source();
 	run_script(sc, data, size);
 	/* What the script sent is handled before any of it is closed. */
 	if (size > 0)
@@ -849,7 +1048,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sc->s[i].fd != -1)
 			close(sc->s[i].fd);
 		sc->s[i].fd = -1;
-		proto_reader_reset(&sc->s[i].rd);
+		slot_free(&sc->s[i]);
 	}
 	check_idle();
 	/*

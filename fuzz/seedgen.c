@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "fuzz_util.h"
+#include "wire/auth.h"
 #include "codec/proto.h"
 #include "codec/side.h"
 
@@ -201,23 +202,30 @@ save_proto(const char *name, const struct buf *stream)
 
 /* ---- fuzz_session: a script; see fuzz_session.c ---- */
 
-enum { S_WRITE = 0x00, S_DATA = 0x10, S_SHUT = 0x80, S_CLOSE = 0x90,
+enum { S_WRITE = 0x00, S_DATA = 0x10, S_SEAL = 0x20, S_SHUT = 0x80,
+	S_CLOSE = 0x90,
 	S_FILL = 0xa0, S_WAIT = 0xb0, S_READ = 0xc0, S_STREAMS = 0xd0 };
 
 static void
-s_write(struct buf *s, int slot, const uint8_t *p, size_t len)
+s_put(struct buf *s, int op, int slot, const uint8_t *p, size_t len)
 {
 	size_t n;
 
 	do {
 		n = len > 65535 ? 65535 : len;
-		put_byte(s, (uint8_t)(S_WRITE | slot));
+		put_byte(s, (uint8_t)(op | slot));
 		put_byte(s, (uint8_t)(n >> 8));
 		put_byte(s, (uint8_t)n);
 		put(s, p, n);
 		p += n;
 		len -= n;
 	} while (len > 0);
+}
+
+static void
+s_write(struct buf *s, int slot, const uint8_t *p, size_t len)
+{
+	s_put(s, S_WRITE, slot, p, len);
 }
 
 static void
@@ -786,16 +794,46 @@ seeds_side(void)
 
 /* ---- fuzz_session: whole conversations ---- */
 
+/* m, written as it is (S_WRITE) or sealed by the harness (S_SEAL). */
 static void
-s_msg(struct buf *s, int slot, const struct proto_msg *m)
+s_send(struct buf *s, int op, int slot, const struct proto_msg *m)
 {
 	uint8_t *p;
 	size_t len;
 
 	if ((p = proto_encode(m, &len)) == NULL)
 		die("cannot encode a %s", proto_type_str(m->type));
-	s_write(s, slot, p, len);
+	s_put(s, op, slot, p, len);
 	free(p);
+}
+
+static void
+s_msg(struct buf *s, int slot, const struct proto_msg *m)
+{
+	s_send(s, S_WRITE, slot, m);
+}
+
+/*
+ * The handshake on slot 0.  Keyed (fuzz_session_psk): the hello with a
+ * nonce, the challenge read, the proof sealed, the accept read; else the
+ * hello and a WAIT, which reads the accept.
+ */
+static void
+s_handshake(struct buf *s, struct proto_msg *hello, int keyed)
+{
+	struct proto_msg *auth = msg_new(PROTO_AUTH);
+
+	if (keyed)
+		memset(hello->nonce, '5', 2 * AUTH_NONCE_LEN);
+	s_msg(s, 0, hello);
+	if (keyed) {
+		s_op(s, S_READ, 0, -1);
+		s_send(s, S_SEAL, 0, auth);
+		s_op(s, S_READ, 0, -1);
+	} else {
+		s_op(s, S_WAIT, 0, -1);
+	}
+	free(auth);
 }
 
 /*
@@ -804,8 +842,8 @@ s_msg(struct buf *s, int slot, const struct proto_msg *m)
  * the listener's data path (GB_PATH_*), 0 for the plain one.
  */
 static void
-session(const char *name, int direction, unsigned streams, int done,
-    int extra, int path)
+session(const char *name, int keyed, int direction, unsigned streams,
+    int done, int extra, int path)
 {
 	struct proto_msg *hello = msg_new(PROTO_HELLO);
 	struct proto_msg *dn = msg_new(PROTO_DONE);
@@ -820,8 +858,7 @@ session(const char *name, int direction, unsigned streams, int done,
 	else
 		hello->params.rx_path = path;
 	memset(&s, 0, sizeof(s));
-	s_msg(&s, 0, hello);
-	s_op(&s, S_WAIT, 0, -1);
+	s_handshake(&s, hello, keyed);
 	if (streams > 7) {
 		s_op(&s, S_STREAMS, 0, (int)streams);
 		streams = 0;	/* the pool is half-closed at the end */
@@ -862,10 +899,10 @@ session(const char *name, int direction, unsigned streams, int done,
 		s_op(&s, S_SHUT, 1 + (int)i, -1);
 	if (done) {
 		s_op(&s, S_WAIT, 0, -1);
-		s_msg(&s, 0, dn);
+		s_send(&s, keyed ? S_SEAL : S_WRITE, 0, dn);
 		s_op(&s, S_READ, 0, -1);	/* the result */
 	}
-	save("fuzz_session", name, &s);
+	save(keyed ? "fuzz_session_psk" : "fuzz_session", name, &s);
 	free(s.p);
 	free(hello);
 	free(dn);
@@ -877,24 +914,24 @@ seeds_sessions(void)
 	struct proto_msg *m;
 	struct buf s;
 
-	session("session-send-1", GB_DIR_CLIENT_SENDS, 1, 1, 0, 0);
-	session("session-send-2", GB_DIR_CLIENT_SENDS, 2, 1, 0, 0);
-	session("session-send-128", GB_DIR_CLIENT_SENDS, 128, 1, 0, 0);
-	session("session-receive-1", GB_DIR_CLIENT_RECEIVES, 1, 1, 0, 0);
-	session("session-no-done", GB_DIR_CLIENT_SENDS, 1, 0, 0, 0);
-	session("session-stream-twice", GB_DIR_CLIENT_SENDS, 2, 1, 1, 0);
-	session("session-stream-past", GB_DIR_CLIENT_SENDS, 1, 1, 2, 0);
-	session("session-hello-busy", GB_DIR_CLIENT_SENDS, 1, 1, 3, 0);
-	session("session-hello-twice", GB_DIR_CLIENT_SENDS, 1, 1, 4, 0);
-	session("session-token-text", GB_DIR_CLIENT_SENDS, 1, 1, 5, 0);
+	session("session-send-1", 0, GB_DIR_CLIENT_SENDS, 1, 1, 0, 0);
+	session("session-send-2", 0, GB_DIR_CLIENT_SENDS, 2, 1, 0, 0);
+	session("session-send-128", 0, GB_DIR_CLIENT_SENDS, 128, 1, 0, 0);
+	session("session-receive-1", 0, GB_DIR_CLIENT_RECEIVES, 1, 1, 0, 0);
+	session("session-no-done", 0, GB_DIR_CLIENT_SENDS, 1, 0, 0, 0);
+	session("session-stream-twice", 0, GB_DIR_CLIENT_SENDS, 2, 1, 1, 0);
+	session("session-stream-past", 0, GB_DIR_CLIENT_SENDS, 1, 1, 2, 0);
+	session("session-hello-busy", 0, GB_DIR_CLIENT_SENDS, 1, 1, 3, 0);
+	session("session-hello-twice", 0, GB_DIR_CLIENT_SENDS, 1, 1, 4, 0);
+	session("session-token-text", 0, GB_DIR_CLIENT_SENDS, 1, 1, 5, 0);
 	/* Every data path of the listener's end. */
-	session("session-path-skip_rx_copy", GB_DIR_CLIENT_SENDS, 1, 1, 0,
+	session("session-path-skip_rx_copy", 0, GB_DIR_CLIENT_SENDS, 1, 1, 0,
 	    GB_PATH_SKIP_RX_COPY);
-	session("session-path-splice", GB_DIR_CLIENT_SENDS, 1, 1, 0,
+	session("session-path-splice", 0, GB_DIR_CLIENT_SENDS, 1, 1, 0,
 	    GB_PATH_SPLICE);
-	session("session-path-zerocopy", GB_DIR_CLIENT_RECEIVES, 1, 1, 0,
+	session("session-path-zerocopy", 0, GB_DIR_CLIENT_RECEIVES, 1, 1, 0,
 	    GB_PATH_ZEROCOPY);
-	session("session-path-sendfile", GB_DIR_CLIENT_RECEIVES, 1, 1, 0,
+	session("session-path-sendfile", 0, GB_DIR_CLIENT_RECEIVES, 1, 1, 0,
 	    GB_PATH_SENDFILE);
 	/* Data, done and start before any hello. */
 	memset(&s, 0, sizeof(s));
@@ -940,6 +977,76 @@ seeds_sessions(void)
 	free(m);
 	save("fuzz_session", "session-half-hello-reset", &s);
 	free(s.p);
+}
+
+/*
+ * fuzz_session_psk: the keyed listener.  Whole tests with the key proven;
+ * then handshakes that fail: no nonce, no proof, a proof not sealed, a
+ * proof twice, a sealed message other than the proof, data connections
+ * before the proof, and five failures from one source before a sixth
+ * hello (refused before any key work).
+ */
+static void
+seeds_sessions_psk(void)
+{
+	static const char *const T = "fuzz_session_psk";
+	struct proto_msg *hello = msg_new(PROTO_HELLO);
+	struct proto_msg *auth = msg_new(PROTO_AUTH);
+	struct proto_msg *dn = msg_new(PROTO_DONE);
+	struct buf s;
+	int i;
+
+	session("psk-send-1", 1, GB_DIR_CLIENT_SENDS, 1, 1, 0, 0);
+	session("psk-send-2", 1, GB_DIR_CLIENT_SENDS, 2, 1, 0, 0);
+	session("psk-receive-1", 1, GB_DIR_CLIENT_RECEIVES, 1, 1, 0, 0);
+	session("psk-no-done", 1, GB_DIR_CLIENT_SENDS, 1, 0, 0, 0);
+	session("psk-hello-busy", 1, GB_DIR_CLIENT_SENDS, 1, 1, 3, 0);
+	memset(&s, 0, sizeof(s));
+	s_msg(&s, 0, hello);
+	save(T, "psk-no-nonce", &s);
+	memset(hello->nonce, '5', 2 * AUTH_NONCE_LEN);
+	s.len = 0;
+	s_msg(&s, 0, hello);
+	s_op(&s, S_READ, 0, -1);
+	s_op(&s, S_SHUT, 0, -1);
+	save(T, "psk-no-proof", &s);
+	s.len = 0;
+	s_msg(&s, 0, hello);
+	s_op(&s, S_READ, 0, -1);
+	s_msg(&s, 0, auth);
+	s_op(&s, S_READ, 0, -1);
+	save(T, "psk-proof-unsealed", &s);
+	s.len = 0;
+	s_handshake(&s, hello, 1);
+	s_send(&s, S_SEAL, 0, auth);
+	s_op(&s, S_READ, 0, -1);
+	save(T, "psk-proof-twice", &s);
+	s.len = 0;
+	s_msg(&s, 0, hello);
+	s_op(&s, S_READ, 0, -1);
+	s_send(&s, S_SEAL, 0, dn);
+	s_op(&s, S_READ, 0, -1);
+	save(T, "psk-done-for-proof", &s);
+	s.len = 0;
+	s_msg(&s, 0, hello);
+	s_op(&s, S_READ, 0, -1);
+	s_op(&s, S_DATA, 1, 0);
+	s_send(&s, S_SEAL, 0, auth);
+	s_op(&s, S_READ, 0, -1);
+	save(T, "psk-data-before-proof", &s);
+	s.len = 0;
+	for (i = 0; i < 6; i++) {
+		s_msg(&s, i, hello);
+		s_op(&s, S_READ, i, -1);
+		s_msg(&s, i, auth);
+		s_op(&s, S_READ, i, -1);
+		s_op(&s, S_CLOSE, i, -1);
+	}
+	save(T, "psk-six-failures", &s);
+	free(s.p);
+	free(hello);
+	free(auth);
+	free(dn);
 }
 
 /* ---- fuzz_opts: arguments separated by NUL ('|' below) ---- */
@@ -1084,6 +1191,7 @@ main(int argc, char *argv[])
 	seeds_hello_types();
 	seeds_side();
 	seeds_sessions();
+	seeds_sessions_psk();
 	seeds_opts();
 	seeds_proc_text();
 	seeds_frames();
