@@ -5,7 +5,10 @@
  * 1024, either case), as ttcp and nuttcp read them; seconds are decimal
  * numbers with an optional fraction, kept to the millisecond; rates are
  * 1000-based bits per second with a k, m, g or t suffix (a bare number is
- * Mbit/s), read by one scanner for the link rate and the pacing rate.
+ * Mbit/s), read by one scanner for the link rate, the pacing rate and
+ * -R's send rate (where a bare number is bit/s, a fraction is allowed
+ * when it makes a whole number, and a p after the number makes it
+ * packets per second).
  * Nothing else is accepted: no sign, no blanks, no hex, no exponent, no
  * trailing junk.
  * A number is first checked for its shape and only then for its range, so
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/params.h"
 #include "base/units.h"
 
 /* The outcome of scanning a number, before its range is known. */
@@ -352,11 +356,67 @@ static const struct {
 };
 #define NBIT_UNITS	(sizeof(bit_units) / sizeof(bit_units[0]))
 
+/* -R's bit rates go as high as a link: 10t. */
+#define UNITS_MAX_SEND_BPS	(GB_MAX_LINK_MBPS * UINT64_C(1000000))
+
 /*
- * The one rate scanner: "DIGITS[LETTER]", a letter of `letters` in either
- * case (bare: Mbit/s), into *out units of unit_bits bit/s within [min,
- * max] of that unit, without overflowing on the way (max * unit_bits
- * must fit 64 bits).
+ * The one rate number: "DIGITS[.DIGITS][LETTER]" at *sp, LETTER one of
+ * `letters` (k m g t, either case) or none (then bare_bits), into bit/s
+ * in *bits, advancing *sp past what it read; what follows is the
+ * caller's to check.  A fraction is read only when frac_ok, and only
+ * one that its letter makes a whole number of bit/s ("2.5k", not "1.5"
+ * or "1.0005k"): else UNITS_INVALID.  Digits past 64 bits are
+ * UNITS_OVERFLOW, a product past 64 bits UNITS_RANGE.
+ */
+static enum units_scan
+units_scan_bits(const char **sp, const char *letters, uint64_t bare_bits,
+    int frac_ok, uint64_t *bits)
+{
+	enum units_scan	 r;
+	const char	*p = *sp, *f = p;
+	uint64_t	 v, mult = bare_bits, frac = 0, p10 = 1;
+	unsigned	 n, nf = 0, i;
+
+	if ((r = units_scan_digits(&p, &v, &n)) == UNITS_INVALID)
+		return r;
+	if (frac_ok && *p == '.') {
+		for (f = ++p; *p >= '0' && *p <= '9'; p++)
+			continue;
+		if ((nf = (unsigned)(p - f)) == 0)
+			return UNITS_INVALID;
+		while (nf > 0 && f[nf - 1] == '0')
+			nf--;
+	}
+	for (i = 0; i < NBIT_UNITS; i++) {
+		if (bit_units[i].letter == (*p | 0x20) &&
+		    strchr(letters, bit_units[i].letter) != NULL) {
+			mult = bit_units[i].bits;
+			p++;
+			break;
+		}
+	}
+	*sp = p;
+	if (nf > 18)		/* more than any letter makes whole */
+		return UNITS_INVALID;
+	for (i = 0; i < nf; i++) {
+		frac = frac * 10 + (uint64_t)(f[i] - '0');
+		p10 *= 10;
+	}
+	if (mult % p10 != 0)
+		return UNITS_INVALID;
+	if (r == UNITS_OVERFLOW)
+		return r;
+	frac *= mult / p10;	/* below mult: frac < p10 */
+	if (v > (UINT64_MAX - frac) / mult)
+		return UNITS_RANGE;
+	*bits = v * mult + frac;
+	return UNITS_OK;
+}
+
+/*
+ * A whole link or pacing rate: "DIGITS[LETTER]" (bare: Mbit/s) into *out
+ * units of unit_bits bit/s within [min, max] of that unit (max *
+ * unit_bits must fit 64 bits).
  */
 static enum units_scan
 units_scan_rate(const char *s, const char *letters, uint64_t unit_bits,
@@ -364,26 +424,16 @@ units_scan_rate(const char *s, const char *letters, uint64_t unit_bits,
 {
 	enum units_scan	 r;
 	const char	*p = s;
-	uint64_t	 v, bits = UINT64_C(1000000);
-	unsigned	 n, i;
+	uint64_t	 bits;
 
-	if ((r = units_scan_digits(&p, &v, &n)) == UNITS_INVALID ||
-	    (p[0] != '\0' && p[1] != '\0'))
+	r = units_scan_bits(&p, letters, UINT64_C(1000000), 0, &bits);
+	if (r == UNITS_INVALID || *p != '\0')
 		return UNITS_INVALID;
-	if (*p != '\0') {
-		for (i = 0; i < NBIT_UNITS; i++)
-			if (bit_units[i].letter == (*p | 0x20))
-				break;
-		if (i == NBIT_UNITS || strchr(letters, bit_units[i].letter) ==
-		    NULL)
-			return UNITS_INVALID;
-		bits = bit_units[i].bits;
-	}
-	if (r == UNITS_OVERFLOW)
+	if (r != UNITS_OK)
 		return r;
-	if (v > max * unit_bits / bits || v * bits / unit_bits < min)
+	if (bits > max * unit_bits || bits / unit_bits < min)
 		return UNITS_RANGE;
-	*out = v * bits / unit_bits;
+	*out = bits / unit_bits;
 	return UNITS_OK;
 }
 
@@ -461,5 +511,51 @@ units_parse_rate_bytes(const char *s, uint64_t min, uint64_t max,
 		    units_format_bits(max * 8, hi, sizeof(hi)));
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * -R: "100m", "2.5g", "64000" bit/s (bare: bit/s, unlike the two rates
+ * above: a UDP sender's rate is often small), or packets per second
+ * with a p after the number ("100kp", "5000p", "1.5mp", as nuttcp
+ * writes it); "0" is as fast as the sender can.  A fraction must make a
+ * whole number ("1.5" is not a rate).
+ */
+int
+units_parse_send_rate(const char *s, const char *what, uint64_t *bps,
+    uint64_t *pps, char *err, size_t errlen)
+{
+	enum units_scan	 r;
+	const char	*p = s;
+	uint64_t	 v = 0;
+	int		 packets = 0;
+	char		 hi[32];
+
+	if (*s == '\0') {
+		units_error(err, errlen, what, s, "is empty");
+		return -1;
+	}
+	r = units_scan_bits(&p, "kmgt", 1, 1, &v);
+	if ((*p | 0x20) == 'p') {
+		packets = 1;
+		p++;
+	}
+	if (r == UNITS_INVALID || *p != '\0') {
+		units_error(err, errlen, what, s, "is not a rate (like 100m, "
+		    "2.5g, 64000 bit/s; 100kp, 5000p packets/s)");
+		return -1;
+	}
+	if (packets && (r != UNITS_OK || v < 1 || v > UNITS_MAX_SEND_PPS)) {
+		units_error(err, errlen, what, s, "is out of range (1p-%sp)",
+		    units_format_bits(UNITS_MAX_SEND_PPS, hi, sizeof(hi)));
+		return -1;
+	}
+	if (!packets && (r != UNITS_OK || v > UNITS_MAX_SEND_BPS)) {
+		units_error(err, errlen, what, s, "is out of range (0-%s)",
+		    units_format_bits(UNITS_MAX_SEND_BPS, hi, sizeof(hi)));
+		return -1;
+	}
+	*bps = packets ? 0 : v;
+	*pps = packets ? v : 0;
 	return 0;
 }

@@ -425,6 +425,99 @@ test_parse_rates(void **state)
 	assert_string_equal(err, "pacing rate is empty: \"\"");
 }
 
+/* -R: bit/s (bare: bit/s, fractions that make a whole) or packets/s. */
+struct send_rate_case {
+	const char	*in;
+	int		 rv;
+	uint64_t	 bps, pps;	/* when rv == 0 */
+	const char	*msg;		/* rv == -1: the whole message */
+};
+
+#define SEND_RATE_NOT	"-R is not a rate (like 100m, 2.5g, 64000 bit/s; " \
+			    "100kp, 5000p packets/s): "
+
+static const struct send_rate_case send_rate_cases[] = {
+	{ "100m", 0, UINT64_C(100000000), 0, NULL },
+	{ "1g", 0, UINT64_C(1000000000), 0, NULL },
+	{ "1G", 0, UINT64_C(1000000000), 0, NULL },
+	{ "2.5g", 0, UINT64_C(2500000000), 0, NULL },
+	{ "2.50g", 0, UINT64_C(2500000000), 0, NULL },
+	{ "1.000001m", 0, UINT64_C(1000001), 0, NULL },
+	{ "64000", 0, 64000, 0, NULL },
+	{ "64k", 0, 64000, 0, NULL },
+	{ "1", 0, 1, 0, NULL },
+	{ "10t", 0, UINT64_C(10000000000000), 0, NULL },
+	{ "100kp", 0, 0, 100000, NULL },
+	{ "5000p", 0, 0, 5000, NULL },
+	{ "1.5mp", 0, 0, 1500000, NULL },
+	{ "1p", 0, 0, 1, NULL },
+	{ "100mp", 0, 0, UINT64_C(100000000), NULL },
+	{ "100KP", 0, 0, 100000, NULL },
+	{ "0", 0, 0, 0, NULL },
+	{ "0m", 0, 0, 0, NULL },
+	/* shapes that are refused */
+	{ "", -1, 0, 0, "-R is empty: \"\"" },
+	{ "m", -1, 0, 0, SEND_RATE_NOT "m" },
+	{ "p", -1, 0, 0, SEND_RATE_NOT "p" },
+	{ "-5m", -1, 0, 0, SEND_RATE_NOT "-5m" },
+	{ "10x", -1, 0, 0, SEND_RATE_NOT "10x" },
+	{ "1.5", -1, 0, 0, SEND_RATE_NOT "1.5" },
+	{ "1.5p", -1, 0, 0, SEND_RATE_NOT "1.5p" },
+	{ "1.0005k", -1, 0, 0, SEND_RATE_NOT "1.0005k" },
+	{ "1.m", -1, 0, 0, SEND_RATE_NOT "1.m" },
+	{ ".5m", -1, 0, 0, SEND_RATE_NOT ".5m" },
+	{ "100kq", -1, 0, 0, SEND_RATE_NOT "100kq" },
+	{ "100pk", -1, 0, 0, SEND_RATE_NOT "100pk" },
+	{ "100mm", -1, 0, 0, SEND_RATE_NOT "100mm" },
+	{ "1e6", -1, 0, 0, SEND_RATE_NOT "1e6" },
+	{ " 100m", -1, 0, 0, SEND_RATE_NOT " 100m" },
+	{ "100m ", -1, 0, 0, SEND_RATE_NOT "100m " },
+	/* out of range */
+	{ "0p", -1, 0, 0, "-R is out of range (1p-100mp): 0p" },
+	{ "100000001p", -1, 0, 0,
+	    "-R is out of range (1p-100mp): 100000001p" },
+	{ "1gp", -1, 0, 0, "-R is out of range (1p-100mp): 1gp" },
+	{ "10000000000001", -1, 0, 0,
+	    "-R is out of range (0-10t): 10000000000001" },
+	{ "11t", -1, 0, 0, "-R is out of range (0-10t): 11t" },
+	{ "99999999999t", -1, 0, 0, "-R is out of range (0-10t): 99999999999t" },
+	{ "99999999999999999999", -1, 0, 0,
+	    "-R is out of range (0-10t): 99999999999999999999" },
+};
+
+static void
+test_parse_send_rate(void **state)
+{
+	char		err[160];
+	uint64_t	bps, pps;
+	size_t		i;
+	int		rv;
+
+	(void)state;
+	for (i = 0; i < sizeof(send_rate_cases) / sizeof(send_rate_cases[0]);
+	    i++) {
+		const struct send_rate_case *c = &send_rate_cases[i];
+
+		bps = pps = 77;
+		err[0] = '\0';
+		rv = units_parse_send_rate(c->in, "-R", &bps, &pps, err,
+		    sizeof(err));
+		if (rv != c->rv)
+			fail_msg("\"%s\": rv %d, want %d (%s)", c->in, rv,
+			    c->rv, err);
+		if (rv == 0) {
+			if (bps != c->bps || pps != c->pps)
+				fail_msg("\"%s\": %llu bit/s %llu p/s", c->in,
+				    (unsigned long long)bps,
+				    (unsigned long long)pps);
+		} else {
+			assert_string_equal(err, c->msg);
+			/* nothing written on an error */
+			assert_true(bps == 77 && pps == 77);
+		}
+	}
+}
+
 static void
 test_rate_letter(void **state)
 {
@@ -452,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_parse_rates),
 		cmocka_unit_test(test_rate_letter),
+		cmocka_unit_test(test_parse_send_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

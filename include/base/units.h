@@ -1,7 +1,8 @@
 /*
  * units.h: sizes, durations and rates.  Sizes take K/M/G suffixes that are
  * powers of 1024 (as ttcp and nuttcp); rates are 10^3-based bits or
- * 2^10-based bytes per second as ttcp's -f letters say.  Pure functions.
+ * 2^10-based bytes per second as ttcp's -f letters say, or packets per
+ * second for -R.  Pure functions.
  */
 #ifndef GB_UNITS_H
 #define GB_UNITS_H
@@ -34,6 +35,18 @@ int		 units_parse_rate_mbps(const char *s, uint64_t min,
 int		 units_parse_rate_bytes(const char *s, uint64_t min,
 		    uint64_t max, const char *what, uint64_t *out,
 		    char *err, size_t errlen);
+/*
+ * -R: "100m", "2.5g", "64000" bit/s (10^3-based k m g t; a bare number
+ * is bit/s), or packets per second with a p suffix ("100kp", "5000p",
+ * "1.5mp"); "0" is as fast as the sender can.  Exactly one of *bps,
+ * *pps is nonzero, or both are 0 for "0".  Bit rates up to
+ * GB_MAX_LINK_MBPS * 10^6 (params.h: 10 Tbit/s), packet rates 1 to
+ * UNITS_MAX_SEND_PPS; on error returns -1 and writes "WHAT is not a
+ * rate (...): 12x" into err.
+ */
+#define UNITS_MAX_SEND_PPS	UINT64_C(100000000)	/* 100mp */
+int		 units_parse_send_rate(const char *s, const char *what,
+		    uint64_t *bps, uint64_t *pps, char *err, size_t errlen);
 /* Format bytes as "64K"/"1M"/"1000" when exact, for messages. */
 const char	*units_format_size(uint64_t bytes, char *buf, size_t len);
 /* Is c one of ttcp's -f letters: k m g K M G? */
