@@ -4,8 +4,9 @@
  * directory): this build host's /proc/net/snmp and snmp6 as they were
  * copied, an older kernel's table without InCsumErrors and IgnoredMulti
  * (and without snmp6, as with no IPv6), columns in another order with a
- * column no kernel has yet, a truncated values line, garbled numbers; the
- * parsers on strings; and the differences, with counters going backwards.
+ * column no kernel has yet, a truncated values line, garbled numbers in
+ * snmp and in snmp6; the parsers on strings; and the differences, with
+ * counters going backwards.
  */
 
 #include <stdarg.h>
@@ -130,6 +131,22 @@ test_garbled(void **state)
 	assert_int_equal(st.has, 0);
 	assert_string_equal(err, FIX "udpstat-garbled/proc/net/snmp: Udp "
 	    "OutDatagrams is not a number: 13x9");
+}
+
+/* A good snmp and a garbled snmp6: nothing is kept, snmp6 is named. */
+static void
+test_garbled6(void **state)
+{
+	struct udpstat	st;
+	char		err[256];
+
+	(void)state;
+	assert_int_equal(read_fixture("udpstat-garbled6", &st, err,
+	    sizeof(err)), -1);
+	assert_int_equal(st.has, 0);
+	assert_u64(st.in_datagrams, 0);
+	assert_string_equal(err, FIX "udpstat-garbled6/proc/net/snmp6: "
+	    "Udp6OutDatagrams is not a number: -3");
 }
 
 /* No snmp at all: -1, has = 0, and the missing file named. */
@@ -327,6 +344,7 @@ main(void)
 		cmocka_unit_test(test_reordered_with_ipv6),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_garbled),
+		cmocka_unit_test(test_garbled6),
 		cmocka_unit_test(test_missing_snmp),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_adds),

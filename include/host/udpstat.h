@@ -65,8 +65,10 @@ int	udpstat_parse_snmp6(const char *text, struct udpstat *st, char *err,
  */
 int	udpstat_read(const struct hoststat_roots *, struct udpstat *st,
 	    char *err, size_t errlen);
-/* after - before, field by field, 0 where a counter went backwards; has
- * only when both have. */
+/*
+ * after - before, field by field, 0 where a counter went backwards; has
+ * only when both have.
+ */
 void	udpstat_diff(const struct udpstat *before, const struct udpstat *after,
 	    struct udpstat *out);
 
