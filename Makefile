@@ -235,6 +235,9 @@ check-all:
 # libFuzzer targets (fuzz/fuzz.mk): make fuzz (short, CI), make fuzz-long.
 -include fuzz/fuzz.mk
 
+# The benchmark's C helpers (bench/bench.mk): make bench-build.
+-include bench/bench.mk
+
 # The benchmark is not a test; CI (check-all, beside the fuzz runs) only
 # checks that one short round runs, every tool giving a figure.
 bench-smoke: $(BIN)

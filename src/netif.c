@@ -114,6 +114,23 @@ netif_counter_read(const char *path, uint64_t *v, char *err, size_t errlen)
 }
 
 int
+netif_stat_read(const char *sysfs, const char *ifname, const char *name,
+    uint64_t *v, char *err, size_t errlen)
+{
+	char	path[NETIF_PATH_MAX], rest[64];
+
+	if ((size_t)snprintf(rest, sizeof(rest), "statistics/%s", name) >=
+	    sizeof(rest)) {
+		snprintf(err, errlen, "invalid statistics name");
+		errno = EINVAL;
+		return -1;
+	}
+	if (netif_path(path, sysfs, ifname, rest, err, errlen) == -1)
+		return -1;
+	return netif_counter_read(path, v, err, errlen);
+}
+
+int
 netif_stats_read(const char *sysfs, const char *ifname,
     struct netif_stats *st, char *err, size_t errlen)
 {
@@ -123,14 +140,12 @@ netif_stats_read(const char *sysfs, const char *ifname,
 	uint64_t	*field[] = {
 		&st->rx_packets, &st->tx_packets, &st->rx_bytes, &st->tx_bytes
 	};
-	char		 path[NETIF_PATH_MAX], rest[64];
 	size_t		 i;
 
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(rest, sizeof(rest), "statistics/%s", names[i]);
-		if (netif_path(path, sysfs, ifname, rest, err, errlen) == -1 ||
-		    netif_counter_read(path, field[i], err, errlen) == -1) {
+		if (netif_stat_read(sysfs, ifname, names[i], field[i], err,
+		    errlen) == -1) {
 			memset(st, 0, sizeof(*st));
 			return -1;
 		}

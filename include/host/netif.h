@@ -42,6 +42,12 @@ int	netif_name_ok(const char *ifname);
 /* One sysfs counter: "12345\n".  0, or -1 when it is not a number. */
 int	netif_counter_parse(FILE *, uint64_t *);
 /*
+ * One counter, SYSFS/class/net/IF/statistics/NAME ("rx_dropped").  0, or
+ * -1 with a reason naming the file in err.
+ */
+int	netif_stat_read(const char *sysfs, const char *ifname,
+	    const char *name, uint64_t *, char *err, size_t errlen);
+/*
  * SYSFS/class/net/IF/statistics/{rx,tx}_{packets,bytes}.  -1 with a
  * reason in err and has = 0 when one is missing or malformed.
  */
