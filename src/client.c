@@ -6,6 +6,10 @@
  * takes its own config (run/client.h), never the command line, and prints
  * nothing itself: trace lines and intervals go to the config's callbacks.
  */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +21,17 @@
 #include "run/client.h"
 #include "wire/ctl.h"
 #include "base/diag.h"
+#include "base/monotime.h"
 #include "host/mtu.h"
 #include "host/sock.h"
+#include "data/dgram.h"
 #include "data/xfer.h"
+#include "wire/auth.h"
 
 struct client {
 	const struct client_config	*cfg;
-	const struct gb_params		*p;
+	const struct gb_params		*p;		/* &params */
+	struct gb_params		 params;	/* -u: with -l filled */
 	int				 is_tx;
 	int				 ctl;
 	int				 fds[GB_MAX_STREAMS];
@@ -34,6 +42,7 @@ struct client {
 	int				 authed;	/* auth is keyed */
 	int				 interrupted;
 	int				 told;	/* the listener said why */
+	uint8_t				 dg_token[DGRAM_TOKEN_LEN];	/* -u */
 };
 
 static void
@@ -208,6 +217,91 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 	return CLIENT_OK;
 }
 
+/* -u: every stream's hello datagram, again each UDP_HELLO_MS. */
+#define UDP_HELLO_MS	100
+
+static int
+udp_hellos(struct client *c, char *err, size_t errlen)
+{
+	struct dgram_hdr h = { .kind = DGRAM_HELLO };
+	uint8_t buf[DGRAM_HDR_LEN];
+	unsigned i;
+
+	memcpy(h.token, c->dg_token, sizeof(h.token));
+	for (i = 0; i < c->p->streams; i++) {
+		h.stream = (uint16_t)i;
+		h.send_ns = (uint64_t)monotime_ms() * 1000000u;
+		dgram_encode(&h, buf);
+		if (send(c->fds[i], buf, sizeof(buf), MSG_NOSIGNAL) == -1 &&
+		    errno != ECONNREFUSED && errno != ENOBUFS) {
+			snprintf(err, errlen, "%s: UDP hello of stream %u: %s",
+			    c->cfg->host, i, strerror(errno));
+			return CLIENT_FAILED;
+		}
+	}
+	return CLIENT_OK;
+}
+
+/*
+ * -u: a socket per stream, connected to the listener's port; each
+ * presents the token in a hello datagram until the listener has them all
+ * and says start (a hello can be lost: they are sent again).
+ */
+static int
+udp_streams(struct client *c, struct sock_addr *a, const char *token,
+    struct proto_msg *m, char *err, size_t errlen)
+{
+	int64_t deadline = monotime_ms() + GB_HANDSHAKE_MS;
+	struct pollfd pfd = { .fd = c->ctl, .events = POLLIN };
+	unsigned i;
+	int rc;
+
+	if (auth_unhex(token, c->dg_token, sizeof(c->dg_token)) == -1) {
+		snprintf(err, errlen, "%s sent a token that is not hex",
+		    c->cfg->host);
+		return CLIENT_FAILED;
+	}
+	for (i = 0; i < c->p->streams; i++)
+		if ((c->fds[i] = sock_udp_connect(a, c->cfg->role.bind_addr,
+		    c->p, c->is_tx, err, errlen)) == -1)
+			return CLIENT_FAILED;
+	do {
+		if ((rc = udp_hellos(c, err, errlen)) != CLIENT_OK)
+			return rc;
+		if (poll(&pfd, 1, UDP_HELLO_MS) == 1)
+			return expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err,
+			    errlen);
+	} while (monotime_ms() < deadline);
+	snprintf(err, errlen, "%s did not start the UDP test within %d ms "
+	    "(are UDP datagrams to port %u blocked?)", c->cfg->host,
+	    GB_HANDSHAKE_MS, c->cfg->role.port);
+	return CLIENT_FAILED;
+}
+
+/*
+ * -u without -l: a datagram fills the path MTU, less the IP and UDP
+ * headers (28 bytes over IPv4, 48 over IPv6), as the control connection's
+ * route has it.
+ */
+static int
+udp_length(struct client *c, const struct sock_addr *a, char *err,
+    size_t errlen)
+{
+	int mtu;
+
+	if (!c->params.udp || c->params.buflen != GB_DGRAM_FROM_MTU)
+		return CLIENT_OK;
+	if ((mtu = sock_path_mtu(c->ctl)) <= 0) {
+		snprintf(err, errlen, "cannot read the path MTU to %s for the "
+		    "datagram length: give it with -l", c->cfg->host);
+		return CLIENT_FAILED;
+	}
+	mtu -= a->ss.ss_family == AF_INET6 ? 48 : 28;
+	c->params.buflen = mtu > (int)GB_MAX_DGRAM ? GB_MAX_DGRAM :
+	    mtu < (int)GB_MIN_DGRAM ? GB_MIN_DGRAM : (uint32_t)mtu;
+	return CLIENT_OK;
+}
+
 static int
 handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
@@ -226,6 +320,10 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 	/* The listener has set its MTU; now ours, before the data flows. */
 	if (c->p->mtu != 0 && (rc = local_mtu(c, err, errlen)) != CLIENT_OK)
 		goto out;
+	if (c->p->udp) {
+		rc = udp_streams(c, a, token, m, err, errlen);
+		goto out;
+	}
 	for (i = 0; i < c->p->streams; i++) {
 		c->fds[i] = sock_connect(a, c->cfg->role.bind_addr, c->p,
 		    c->is_tx, GB_HANDSHAKE_MS, err, errlen);
@@ -332,6 +430,7 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		.port = c->cfg->role.port,
 		.silent_ms = c->cfg->role.bounds->silent_ms,
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = c,
+		.dg_token = c->dg_token,
 	};
 	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;
 	int rc = CLIENT_FAILED;
@@ -417,7 +516,8 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 
 	memset(&c, 0, sizeof(c));
 	c.cfg = cfg;
-	c.p = cfg->params;
+	c.params = *cfg->params;
+	c.p = &c.params;
 	c.is_tx = c.p->direction == GB_DIR_CLIENT_SENDS;
 	c.ctl = -1;
 	for (i = 0; i < GB_MAX_STREAMS; i++)
@@ -439,6 +539,9 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	/* A listener that vanishes (not one that just stops) is noticed. */
 	sock_set_keepalive(c.ctl, (int)o->bounds->silent_ms);
 	trace(&c, "connected", r->peer);
+	if ((rc = udp_length(&c, &a, err, errlen)) != CLIENT_OK)
+		goto out;
+	r->params = *c.p;
 	if ((rc = handshake(&c, &a, err, errlen)) != CLIENT_OK)
 		goto out;
 	if ((rc = transfer(&c, mine, r, err, errlen)) != CLIENT_OK)

@@ -15,6 +15,8 @@ static const char *const datapath_names[GB_PATH_COUNT] = {
 	[GB_PATH_RECV] = "recv",
 	[GB_PATH_SKIP_RX_COPY] = "skip_rx_copy",
 	[GB_PATH_SPLICE] = "splice",
+	[GB_PATH_SENDMMSG] = "sendmmsg",
+	[GB_PATH_RECVMMSG] = "recvmmsg",
 };
 
 const char *
@@ -37,9 +39,17 @@ datapath_lookup(const char *name)
 }
 
 int
-datapath_of(const struct gb_params *p, int is_tx)
+datapath_asked(const struct gb_params *p, int is_tx)
 {
 	if (is_tx)
 		return p->tx_path != 0 ? p->tx_path : GB_PATH_SEND;
 	return p->rx_path != 0 ? p->rx_path : GB_PATH_RECV;
+}
+
+int
+datapath_of(const struct gb_params *p, int is_tx)
+{
+	if (p->udp)
+		return is_tx ? GB_PATH_SENDMMSG : GB_PATH_RECVMMSG;
+	return datapath_asked(p, is_tx);
 }

@@ -30,13 +30,14 @@
 
 /* A leading ':' makes getopt report a missing value apart from '?'. */
 static const char opts_short[] =
-    ":146A:B:b:C:Df:hI:i:Jl:M:n:P:p:qrSsT:tVvw:Z";
+    ":146A:B:b:C:Df:hI:i:Jl:M:n:P:p:qR:rSsT:tuVvw:Z";
 
 static const struct option opts_long[] = {
 	{ "affinity",	required_argument,	NULL,	'A' },
 	{ "allow-mtu",	no_argument,		NULL,	OPT_ALLOW_MTU },
 	{ "allow-reverse", no_argument,		NULL,	OPT_ALLOW_REVERSE },
 	{ "bind",	required_argument,	NULL,	'B' },
+	{ "batch",	required_argument,	NULL,	OPT_BATCH },
 	{ "buffer",	required_argument,	NULL,	'b' },
 	{ "capture",	no_argument,		NULL,	OPT_CAPTURE },
 	{ "confidence",	required_argument,	NULL,	OPT_CONFIDENCE },
@@ -72,6 +73,7 @@ static const struct option opts_long[] = {
 	{ "port",	required_argument,	NULL,	'p' },
 	{ "psk",	required_argument,	NULL,	OPT_PSK },
 	{ "quiet",	no_argument,		NULL,	'q' },
+	{ "rate",	required_argument,	NULL,	'R' },
 	{ "rcvbuf",	required_argument,	NULL,	OPT_RCVBUF },
 	{ "receive",	no_argument,		NULL,	'r' },
 	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
@@ -87,6 +89,7 @@ static const struct option opts_long[] = {
 	{ "time",	required_argument,	NULL,	'T' },
 	{ "tos",	required_argument,	NULL,	OPT_TOS },
 	{ "transmit",	no_argument,		NULL,	't' },
+	{ "udp",	no_argument,		NULL,	'u' },
 	{ "verbose",	no_argument,		NULL,	'v' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ "window",	required_argument,	NULL,	'w' },
@@ -277,11 +280,13 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case 'S':
 		st->Sflag = 1;
 		break;
-	case 's':
-		/* ttcp's sink mode: received data is always discarded. */
+	case 's':	/* ttcp's sink mode: received data is discarded */
 		break;
 	case 't':
 		st->tflag = 1;
+		break;
+	case 'u':
+		o->params.udp = 1;
 		break;
 	case 'V':
 		return OPTS_VERSION;

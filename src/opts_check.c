@@ -28,6 +28,9 @@ opts_points_ok(const struct gb_opts *o, char *why, size_t len)
 		p = o->params;
 		memset(&set, 0, sizeof(set));
 		sweep_apply(&o->sweep, i, &p, &set);
+		/* The client reads it from the path MTU: at least 1232. */
+		if (p.udp && p.buflen == GB_DGRAM_FROM_MTU)
+			p.buflen = GB_MIN_MTU - 48;
 		if (params_check(&p, sub, sizeof(sub)) == 0)
 			continue;
 		if (o->sweep.naxes == 0)
@@ -55,6 +58,42 @@ opts_paths(struct opts_state *st)
 		snprintf(st->name, sizeof(st->name), "--splice");
 		return opts_error(st, "cannot be used with --skip-rx-copy");
 	}
+	return OPTS_OK;
+}
+
+/*
+ * -u: no TCP-only option; -R and --batch only with it.  Without -l, each
+ * datagram fills the path MTU; without -R, GB_DEFAULT_UDP_BPS.
+ */
+static int
+opts_udp(struct gb_opts *o, struct opts_state *st)
+{
+	struct gb_params *p = &o->params;
+	const char *tcp = p->mss != 0 ? "-M" : p->nodelay ? "-D" :
+	    p->cc[0] != '\0' ? "-C" : st->zflag ? "-Z" : st->sendfile ?
+	    "--sendfile" : st->splice ? "--splice" : st->skip_rx_copy ?
+	    "--skip-rx-copy" : NULL;
+
+	if (!p->udp) {
+		if (!st->rate && !st->batch)
+			return OPTS_OK;
+		snprintf(st->name, sizeof(st->name), "%s", st->rate ? "-R" :
+		    "--batch");
+		return opts_error(st, "is for UDP tests: add -u");
+	}
+	if (o->host == NULL) {
+		snprintf(st->name, sizeof(st->name), "-u");
+		return opts_error(st, "only a client takes it (a listener "
+		    "serves TCP and UDP tests)");
+	}
+	if (tcp != NULL) {
+		snprintf(st->name, sizeof(st->name), "%s", tcp);
+		return opts_error(st, "is for TCP tests, not with -u");
+	}
+	if (!st->lflag)
+		p->buflen = GB_DGRAM_FROM_MTU;
+	if (!st->rate)
+		p->rate_bps = GB_DEFAULT_UDP_BPS;
 	return OPTS_OK;
 }
 
@@ -107,6 +146,8 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 	}
 	p->direction = st->rflag && o->host != NULL ?
 	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;
+	if (opts_udp(o, st) == OPTS_ERROR)
+		return OPTS_ERROR;
 	/* ttcp's -n alone runs until the count is done. */
 	if (p->nbuf != 0 && st->duration_arg == NULL)
 		p->duration_ms = GB_MAX_DURATION_MS;

@@ -34,6 +34,7 @@ enum {
 	OPT_TOS,
 	OPT_PSK,
 	OPT_ALLOW_REVERSE,
+	OPT_BATCH,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 
@@ -52,6 +53,9 @@ struct opts_state {
 	int		 sendfile;	/* --sendfile */
 	int		 skip_rx_copy;	/* --skip-rx-copy */
 	int		 splice;	/* --splice */
+	int		 lflag;		/* -l */
+	int		 rate;		/* -R */
+	int		 batch;		/* --batch */
 	char		 listener_only[32];	/* a --max-* given, or "" */
 	char		*err;
 	size_t		 errlen;

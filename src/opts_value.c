@@ -48,6 +48,7 @@ static const struct opts_param {
 	{ 'P', PF_STREAMS, SYN_COUNT, "number of streams" },
 	{ 'T', PF_DURATION_MS, SYN_SECONDS, "test duration" },
 	{ 'w', PF_SNDBUF, SYN_SIZE, "socket buffer size" },	/* and rcvbuf */
+	{ OPT_BATCH, PF_BATCH, SYN_COUNT, "batch" },
 	{ OPT_FQ_RATE, PF_FQ_RATE, SYN_PACING, "pacing rate" },
 	{ OPT_LINK_RATE, PF_LINK_MBPS, SYN_MBPS, "link rate" },
 	{ OPT_MTU, PF_MTU, SYN_COUNT, "MTU" },
@@ -144,6 +145,10 @@ opts_param(struct gb_opts *o, struct opts_state *st,
 		st->interval_arg = arg;
 	else if (op->ch == 'T')
 		st->duration_arg = arg;
+	else if (op->ch == 'l')
+		st->lflag = 1;
+	else if (op->ch == OPT_BATCH)
+		st->batch = 1;
 	return OPTS_OK;
 }
 
@@ -262,6 +267,7 @@ opts_table(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 int
 opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 {
+	char why[200];
 	uint64_t v;
 	size_t i;
 
@@ -303,6 +309,12 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		return OPTS_OK;
 	case 'A':
 		return opts_affinity(st, arg, &o->params);
+	case 'R':
+		if (units_parse_send_rate(arg, "sending rate", &o->params.rate_bps,
+		    &o->params.rate_pps, why, sizeof(why)) == -1)
+			return opts_error(st, "%s", why);
+		st->rate = 1;
+		return OPTS_OK;
 	case OPT_CONFIDENCE:
 		return opts_confidence(o, st, arg);
 	case OPT_REPEAT:

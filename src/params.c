@@ -29,6 +29,9 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_MTU, mtu, GB_MIN_MTU, GB_MAX_MTU, 1),	/* 0: unchanged */
 	F(PF_FQ_RATE, fq_rate, GB_MIN_FQ_RATE, GB_MAX_FQ_RATE, 1),
 	F(PF_TOS, tos, 0, GB_MAX_TOS, 0),
+	F(PF_RATE_BPS, rate_bps, 1, GB_MAX_RATE_BPS, 1),	/* 0: see -R */
+	F(PF_RATE_PPS, rate_pps, 1, GB_MAX_RATE_PPS, 1),
+	F(PF_BATCH, batch, 1, GB_MAX_BATCH, 1),		/* 0: default */
 };
 #undef F
 

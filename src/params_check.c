@@ -130,12 +130,46 @@ params_cc_ok(const char *cc)
 	return i < 16;
 }
 
+/*
+ * -u: a datagram holds gigebench's header and fits in IPv4 UDP; one rate
+ * at most; the stream-only settings (TCP options, paths) are refused.
+ * Without -u, the datagram settings are refused.
+ */
+static int
+params_udp_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	if (!p->udp) {
+		if (p->rate_bps == 0 && p->rate_pps == 0 && p->batch == 0)
+			return 0;
+		snprintf(err, errlen, "rate and batch are for UDP tests (-u)");
+		return -1;
+	}
+	if (p->buflen < GB_MIN_DGRAM || p->buflen > GB_MAX_DGRAM) {
+		snprintf(err, errlen, "datagram length is out of range "
+		    "(%u-%u bytes): %u", GB_MIN_DGRAM, GB_MAX_DGRAM, p->buflen);
+		return -1;
+	}
+	if (p->rate_bps != 0 && p->rate_pps != 0) {
+		snprintf(err, errlen, "rate is given both in bit/s and in "
+		    "packets/s");
+		return -1;
+	}
+	if (p->mss != 0 || p->nodelay || p->cc[0] != '\0' || p->tx_path != 0 ||
+	    p->rx_path != 0) {
+		snprintf(err, errlen, "a UDP test takes no TCP setting (MSS, "
+		    "nodelay, congestion control, data path)");
+		return -1;
+	}
+	return 0;
+}
+
 int
 params_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	if (params_memory_check(p, err, errlen) == -1 ||
 	    params_min_check(p, err, errlen) == -1 ||
-	    params_path_check(p, err, errlen) == -1)
+	    params_path_check(p, err, errlen) == -1 ||
+	    params_udp_check(p, err, errlen) == -1)
 		return -1;
 	if (!params_cc_ok(p->cc)) {
 		snprintf(err, errlen, "congestion control name is invalid: "

@@ -18,7 +18,8 @@ json_t *
 params_to_json(const struct gb_params *p)
 {
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
-	    "s:b, s:b, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I}",
+	    "s:b, s:b, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:I, s:I, "
+	    "s:I}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -34,11 +35,15 @@ params_to_json(const struct gb_params *p)
 	    "link_mbps", (json_int_t)p->link_mbps,
 	    "mtu", (json_int_t)p->mtu,
 	    "cc", p->cc,
-	    "tx_path", datapath_name(datapath_of(p, 1)),
-	    "rx_path", datapath_name(datapath_of(p, 0)),
+	    "tx_path", datapath_name(datapath_asked(p, 1)),
+	    "rx_path", datapath_name(datapath_asked(p, 0)),
 	    "affinity", p->affinity,
 	    "fq_rate", (json_int_t)p->fq_rate,
-	    "tos", (json_int_t)p->tos);
+	    "tos", (json_int_t)p->tos,
+	    "udp", p->udp,
+	    "rate_bps", (json_int_t)p->rate_bps,
+	    "rate_pps", (json_int_t)p->rate_pps,
+	    "batch", (json_int_t)p->batch);
 }
 
 /* The numeric members from..to of the field table, each in its range. */
@@ -117,7 +122,9 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	    member_bool(o, "force_bufs", &p->force_bufs, err, errlen) == -1 ||
 	    member_bool(o, "capture", &p->capture, err, errlen) == -1 ||
 	    member_string(o, "cc", p->cc, sizeof(p->cc), err, errlen) == -1 ||
-	    params_path_from_json(o, p, err, errlen) == -1)
+	    params_path_from_json(o, p, err, errlen) == -1 ||
+	    member_bool(o, "udp", &p->udp, err, errlen) == -1 ||
+	    get_fields(o, PF_RATE_BPS, PF_BATCH, p, err, errlen) == -1)
 		return -1;
 	return params_check(p, err, errlen);
 }

@@ -5,6 +5,10 @@
  *	recv		recv() into one buffer
  *	skip_rx_copy	recv(MSG_TRUNC): TCP discards the bytes, copies none
  *	splice		splice() socket -> pipe, pipe -> /dev/null
+ *	recvmmsg	-u: recvmmsg() of --batch datagrams, each told
+ *			apart by its header (dgram.h) and counted by its
+ *			sequence number (seqstat.h) at the kernel's
+ *			arrival time (SO_TIMESTAMPNS)
  *
  * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
  * whole-buffer read from outwaiting a silent peer, and the end of a
@@ -23,9 +27,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/datapath.h"
+#include "base/seqstat.h"
+#include "data/dgram.h"
 #include "host/sock.h"
 #include "data/receiver.h"
 #include "data/stream.h"
@@ -226,10 +233,141 @@ splice_loop(struct stream_io *io)
 	}
 }
 
+/* ---- -u: datagrams ---- */
+
+/*
+ * The receive timeout's slice: the stop flag and the END are looked at
+ * this often, and after the END this much silence is the drain (what was
+ * sent before the END is queued ahead of it on the same path).
+ */
+#define DG_SLICE_MS	50
+
+static int
+dg_open(struct stream_io *io, char *err, size_t errlen)
+{
+	int on = 1;
+
+	seqstat_init(&io->dg.seq);
+	if (setsockopt(io->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on,
+	    sizeof(on)) == -1) {
+		snprintf(err, errlen, "setsockopt SO_TIMESTAMPNS: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (sock_set_rcvtimeo(io->fd, DG_SLICE_MS) == -1) {
+		snprintf(err, errlen, "setsockopt SO_RCVTIMEO: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return stream_io_buf(io, (size_t)io->dg.batch * io->len, 0, err,
+	    errlen) == -1 ? -1 : stream_dg_arrays(io, 1, err, errlen);
+}
+
+/* The kernel's arrival time of message i, ns; 0 when it gave none. */
+static uint64_t
+dg_arrival(const struct mmsghdr *m)
+{
+	struct cmsghdr *c;
+	struct timespec ts;
+
+	for (c = CMSG_FIRSTHDR(&m->msg_hdr); c != NULL;
+	    c = CMSG_NXTHDR((struct msghdr *)&m->msg_hdr, c))
+		if (c->cmsg_level == SOL_SOCKET &&
+		    c->cmsg_type == SCM_TIMESTAMPNS) {
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			return (uint64_t)ts.tv_sec * 1000000000u +
+			    (uint64_t)ts.tv_nsec;
+		}
+	return 0;
+}
+
+/* n datagrams in: this stream's data counted, the rest told apart. */
+static uint64_t
+dg_take(struct stream_io *io, unsigned n)
+{
+	struct stream_dg *dg = &io->dg;
+	struct dgram_hdr h;
+	uint64_t bytes = 0;
+	unsigned i;
+	uint32_t len;
+
+	for (i = 0; i < n; i++) {
+		len = dg->msgs[i].msg_len;
+		if (dgram_decode((uint8_t *)io->buf + (size_t)i * io->len, len,
+		    &h) != DGRAM_OK || !dgram_token_eq(&h, dg->token) ||
+		    h.stream != dg->id) {
+			dg->stray++;
+			continue;
+		}
+		if (h.kind == DGRAM_END)
+			dg->ended = 1;
+		if (h.kind != DGRAM_DATA)
+			continue;	/* END, or a hello sent again */
+		seqstat_add(&dg->seq, h.seq, h.send_ns,
+		    dg_arrival(&dg->msgs[i]), len);
+		bytes += len;
+	}
+	return bytes;
+}
+
+/*
+ * Until the sender's END and a slice of silence after it, or the stop
+ * flag (the duration and the drain time are over, or the test ended).
+ * A peer silent for the silent-peer timeout fails the stream, as in TCP.
+ */
+static int
+dg_recv(struct stream_io *io)
+{
+	struct stream_dg *dg = &io->dg;
+	int idle_ms = 0, n;
+	uint64_t bytes;
+	unsigned i;
+
+	for (;;) {
+		for (i = 0; i < dg->batch; i++)
+			dg->msgs[i].msg_hdr.msg_controllen = DG_CMSG_LEN;
+		n = recvmmsg(io->fd, dg->msgs, dg->batch, MSG_WAITFORONE, NULL);
+		if (n > 0) {
+			idle_ms = 0;
+			bytes = dg_take(io, (unsigned)n);
+			if (bytes != 0)
+				clock_gettime(CLOCK_MONOTONIC, &dg->last);
+			if (bytes != 0 && stream_io_count(io, (ssize_t)bytes) ==
+			    -1) {
+				io->what = "recvmmsg";
+				return -1;
+			}
+			continue;
+		}
+		if (n == 0 || atomic_load(dg->stop) != STREAM_RUNNING)
+			return 0;	/* shut down, or stopped */
+		if (errno == EINTR || errno == ECONNREFUSED)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			io->what = "recvmmsg";
+			return -1;
+		}
+		if (dg->ended)
+			return 0;
+		if ((idle_ms += DG_SLICE_MS) >= io->silent_ms) {
+			io->what = "recvmmsg";
+			return -1;	/* errno EAGAIN: "peer silent" */
+		}
+	}
+}
+
+/* A datagram stream has no FIN to send. */
+static void
+dg_end(struct stream_io *io)
+{
+	(void)io;
+}
+
 static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
 	[GB_PATH_RECV] =		{ buf_open, recv_copy, shut_write },
 	[GB_PATH_SKIP_RX_COPY] =	{ buf_open, recv_trunc, shut_write },
 	[GB_PATH_SPLICE] =		{ splice_open, splice_loop, shut_write },
+	[GB_PATH_RECVMMSG] =		{ dg_open, dg_recv, dg_end },
 };
 
 int

@@ -71,11 +71,11 @@ report_params_line(FILE *fp, const struct gb_result *r, int is_tx)
 		fprintf(fp, " mss=%" PRIu32, p->mss);
 	/* The peer's address is known; our own, as the peer sees it, is not. */
 	if (local)
-		fprintf(fp, " port=%u tcp %s %s\n", (unsigned)r->port,
-		    is_tx ? "->" : "<-", r->peer);
+		fprintf(fp, " port=%u %s %s %s\n", (unsigned)r->port,
+		    p->udp ? "udp" : "tcp", is_tx ? "->" : "<-", r->peer);
 	else
-		fprintf(fp, " port=%u tcp, reported by %s\n",
-		    (unsigned)r->port, r->peer);
+		fprintf(fp, " port=%u %s, reported by %s\n",
+		    (unsigned)r->port, p->udp ? "udp" : "tcp", r->peer);
 }
 
 static void
@@ -195,6 +195,32 @@ report_iface_line(FILE *fp, const struct gb_side *s, int is_tx)
 		fputs(", softirq " REPORT_NA, fp);
 	fprintf(fp, ", irq/pkt %s\n", report_fmt_real(a, sizeof(a),
 	    f->has_irq_per_packet, 3, f->irq_per_packet));
+}
+
+/*
+ * -u: the sender's datagrams and what the kernel refused it; the
+ * receiver's, with the loss against the sender's count when it is known.
+ */
+static void
+report_udp_line(FILE *fp, const struct gb_result *r, const struct gb_side *s,
+    int is_tx)
+{
+	const struct gb_udp *u = &s->udp;
+	struct gb_udp_figures f;
+
+	result_udp(r, &f);
+	if (is_tx) {
+		fprintf(fp, "%s udp %" PRIu64 " datagrams of %" PRIu32 " bytes, "
+		    "%.0f pps, batch %" PRIu32 ", %" PRIu64 " ENOBUFS/EAGAIN, "
+		    "%" PRIu64 " refused\n", report_prefix(is_tx), u->datagrams,
+		    u->length, f.tx_pps, u->batch, u->enobufs, u->refused);
+		return;
+	}
+	fprintf(fp, "%s udp %" PRIu64 " datagrams, %.0f pps, lost %" PRIu64
+	    " (%.3f %%%s), %" PRIu64 " late, %" PRIu64 " dup, %" PRIu64
+	    " stray, jitter %.3f ms\n", report_prefix(is_tx), u->datagrams,
+	    f.rx_pps, f.lost, f.lost_pct, f.sent_known ? "" : ", by the gaps",
+	    u->ooo, u->dup, u->stray, u->jitter_ms);
 }
 
 static void
@@ -326,7 +352,10 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	report_path_line(fp, s, is_tx);
 	report_cpu_line(fp, s, is_tx);
 	report_iface_line(fp, s, is_tx);
-	report_tcp_line(fp, s, is_tx);
+	if (r->params.udp)
+		report_udp_line(fp, r, s, is_tx);
+	else
+		report_tcp_line(fp, s, is_tx);
 	if (st->verbose >= 1) {
 		report_verbose_lines(fp, s, is_tx);
 		report_detail_lines(fp, s, is_tx);
@@ -366,6 +395,21 @@ report_fmt_irqpkt(char *buf, size_t len, const struct gb_side *s)
 	    3, s->iface.irq_per_packet);
 }
 
+/* -u: nuttcp's "lost / sent drop/pkt %loss", and the jitter. */
+static void
+report_summary_udp(FILE *fp, const struct gb_result *r)
+{
+	struct gb_udp_figures f;
+
+	result_udp(r, &f);
+	if (f.sent_known)
+		fprintf(fp, "%" PRIu64 " / %" PRIu64 " drop/pkt %.2f %%loss "
+		    "%.3f msJitter ", f.lost, f.sent, f.lost_pct, f.jitter_ms);
+	else
+		fprintf(fp, REPORT_NA " / " REPORT_NA " drop/pkt " REPORT_NA
+		    " %%loss " REPORT_NA " msJitter ");
+}
+
 void
 report_summary_line(FILE *fp, const struct gb_result *r, char unit)
 {
@@ -379,13 +423,18 @@ report_summary_line(FILE *fp, const struct gb_result *r, char unit)
 
 	rate = units_rate(d->mbps * 1e6, unit, &label);
 	/* nuttcp's PERF_FMT_BRIEF, so scripts that parse it keep working. */
-	fprintf(fp, "%10.4f MB / %6.2f sec = %9.4f %s %s %%TX %s %%RX"
-	    " %s retrans %s msRTT %s irq/pkt-TX %s irq/pkt-RX\n",
+	fprintf(fp, "%10.4f MB / %6.2f sec = %9.4f %s %s %%TX %s %%RX ",
 	    result_megabytes(d->bytes), d->seconds, rate, label,
 	    report_fmt_pct(tx, sizeof(tx), &r->sender),
-	    report_fmt_pct(rx, sizeof(rx), &r->receiver),
-	    report_fmt_u64(re, sizeof(re), has_tcp, t->retransmits),
-	    report_fmt_real(rtt, sizeof(rtt), has_tcp, 2, t->rtt_us / 1000.0),
+	    report_fmt_pct(rx, sizeof(rx), &r->receiver));
+	if (r->params.udp)
+		report_summary_udp(fp, r);
+	else
+		fprintf(fp, "%s retrans %s msRTT ",
+		    report_fmt_u64(re, sizeof(re), has_tcp, t->retransmits),
+		    report_fmt_real(rtt, sizeof(rtt), has_tcp, 2,
+		    t->rtt_us / 1000.0));
+	fprintf(fp, "%s irq/pkt-TX %s irq/pkt-RX\n",
 	    report_fmt_irqpkt(itx, sizeof(itx), &r->sender),
 	    report_fmt_irqpkt(irx, sizeof(irx), &r->receiver));
 }

@@ -26,7 +26,8 @@ json_t *
 report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
-	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o}",
+	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o, s:s, s:o,"
+	    " s:o, s:o}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", member_jint(p->nbuf),
@@ -40,17 +41,41 @@ report_params_json(const struct gb_params *p)
 	    p->link_mbps),
 	    "mtu", member_uint_or_null(p->mtu != 0, p->mtu),
 	    "cc", p->cc[0] != '\0' ? p->cc : NULL,
-	    "tx_path", datapath_name(datapath_of(p, 1)),
-	    "rx_path", datapath_name(datapath_of(p, 0)),
+	    "tx_path", datapath_name(datapath_asked(p, 1)),
+	    "rx_path", datapath_name(datapath_asked(p, 0)),
 	    "affinity", p->affinity[0] != '\0' ? p->affinity : NULL,
 	    "fq_rate", member_uint_or_null(p->fq_rate != 0, p->fq_rate),
-	    "tos", member_uint_or_null(p->tos != 0, p->tos));
+	    "tos", member_uint_or_null(p->tos != 0, p->tos),
+	    "protocol", p->udp ? "udp" : "tcp",
+	    "rate_bps", member_uint_or_null(p->rate_bps != 0, p->rate_bps),
+	    "rate_pps", member_uint_or_null(p->rate_pps != 0, p->rate_pps),
+	    "batch", member_uint_or_null(p->udp, p->batch != 0 ? p->batch :
+	    GB_DEFAULT_BATCH));
 }
 
 static json_t *
 report_side_or_null(const struct gb_side *s)
 {
 	return s->has ? side_json(s) : json_null();
+}
+
+/* -u: the datagrams both ends saw (result_udp), or null. */
+static json_t *
+report_udp_json(const struct gb_result *r)
+{
+	struct gb_udp_figures f;
+
+	result_udp(r, &f);
+	if (!f.has)
+		return json_null();
+	return json_pack("{s:o, s:I, s:I, s:o, s:f, s:f, s:f, s:b}",
+	    "sent", f.sent_known ? json_integer(member_jint(f.sent)) :
+	    json_null(), "received", member_jint(f.received),
+	    "lost", member_jint(f.lost),
+	    "lost_pct", f.sent_known || r->receiver.has ?
+	    json_real(f.lost_pct) : json_null(),
+	    "sender_pps", f.tx_pps, "receiver_pps", f.rx_pps,
+	    "jitter_ms", f.jitter_ms, "lost_by_gaps", !f.sent_known);
 }
 
 static json_t *
@@ -60,13 +85,15 @@ report_result_json(const struct gb_result *r)
 	const struct gb_side *d = r->receiver.has || !r->sender.has ?
 	    &r->receiver : &r->sender;
 
-	return json_pack("{s:I, s:f, s:f, s:f, s:o, s:o, s:o, s:s, s:i, s:o}",
+	return json_pack("{s:I, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:s, s:i, "
+	    "s:o}",
 	    "bytes", member_jint(d->bytes), "seconds", d->seconds,
 	    "mbps", d->mbps, "megabytes", result_megabytes(d->bytes),
 	    "sender", report_side_or_null(&r->sender),
 	    "receiver", report_side_or_null(&r->receiver),
-	    "tcp", r->sender.has ? side_tcp_json(&r->sender.tcp) :
-	    json_null(),
+	    "tcp", r->sender.has && !r->params.udp ?
+	    side_tcp_json(&r->sender.tcp) : json_null(),
+	    "udp", report_udp_json(r),
 	    "peer", r->peer, "port", (int)r->port,
 	    "diagnosis", diag_json(r));
 }

@@ -4,6 +4,7 @@
  * 2^20 bytes.  Pure arithmetic; no I/O, no formatting.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "base/result.h"
 
@@ -20,4 +21,37 @@ double
 result_megabytes(uint64_t bytes)
 {
 	return (double)bytes / (1024.0 * 1024.0);
+}
+
+static double
+per_second(uint64_t n, double seconds)
+{
+	return seconds > 0 ? (double)n / seconds : 0;
+}
+
+void
+result_udp(const struct gb_result *r, struct gb_udp_figures *f)
+{
+	const struct gb_side *tx = &r->sender, *rx = &r->receiver;
+	int known = tx->has && tx->udp.has;
+	uint64_t base;
+
+	memset(f, 0, sizeof(*f));
+	if (!(known || (rx->has && rx->udp.has)))
+		return;
+	f->has = 1;
+	f->sent_known = known;
+	f->sent = known ? tx->udp.datagrams : 0;
+	f->tx_pps = known ? per_second(tx->udp.datagrams, tx->seconds) : 0;
+	if (rx->has && rx->udp.has) {
+		f->received = rx->udp.datagrams;
+		f->rx_pps = per_second(rx->udp.datagrams, rx->seconds);
+		f->jitter_ms = rx->udp.jitter_ms;
+		f->lost = !known ? rx->udp.gaps : f->sent > f->received ?
+		    f->sent - f->received : 0;
+	} else if (known) {
+		f->lost = f->sent;	/* the receiver's count never came */
+	}
+	base = known ? f->sent : f->received + f->lost;
+	f->lost_pct = base > 0 ? 100.0 * (double)f->lost / (double)base : 0;
 }

@@ -75,6 +75,7 @@ session_end(struct session *ss)
 	unsigned i;
 
 	xfer_free(ss->x);
+	session_dgram_close(ss);
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		if (ss->fds[i] != -1)
 			close(ss->fds[i]);
@@ -207,5 +208,10 @@ session_accept(struct session *ss)
 	rc = ctl_send(ss->ctl, m, session_keys(ss),
 	    (int)ss->srv->lim->handshake_ms, err, sizeof(err));
 	free(m);
-	return rc != PROTO_OK ? session_fail(ss, err) : SS_ACCEPTED;
+	if (rc != PROTO_OK)
+		return session_fail(ss, err);
+	/* -u: the streams present the token on the greeter. */
+	if (ss->p.udp && session_dgram_open(ss, err, sizeof(err)) == -1)
+		return session_fail(ss, err);
+	return SS_ACCEPTED;
 }

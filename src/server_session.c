@@ -179,6 +179,7 @@ session_start(struct session *ss)
 		.stream_cap = bounds_stream_cap(&ss->p),
 		.total_cap = bounds_total_cap(s->lim, &ss->p),
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = ss,
+		.dg_token = ss->dg_token,
 	};
 	struct proto_msg m;
 	char err[GB_ERR_LEN];
@@ -325,8 +326,29 @@ h_late_figures(struct session *ss, struct session_arg *a)
 static enum session_state
 h_data_refused(struct session *ss, struct session_arg *a)
 {
-	server_data_refused(ss->srv, a->pc);
+	if (a->pc != NULL)	/* a datagram is never answered */
+		server_data_refused(ss->srv, a->pc);
 	return ss->state;
+}
+
+/* -u: a stream's hello datagram while accepted. */
+static enum session_state
+h_dgram(struct session *ss, struct session_arg *a)
+{
+	char err[GB_ERR_LEN];
+	int fd;
+
+	if ((fd = session_dgram_stream(ss, a, err, sizeof(err))) == -2) {
+		server_log(ss->srv, 1, ss->result->peer, err);
+		return ss->state;
+	}
+	if (fd == -1)
+		return session_fail(ss, err);
+	ss->fds[a->m->stream] = fd;
+	if (++ss->nfds < ss->p.streams)
+		return ss->state;
+	session_dgram_close(ss);
+	return session_start(ss);
 }
 
 /* SE_DATA while accepted: one more stream, the last one starts. */
@@ -336,11 +358,14 @@ h_data(struct session *ss, struct session_arg *a)
 	const struct proto_msg *m = a->m;
 	struct pconn *pc = a->pc;
 	char err[GB_ERR_LEN];
-	int fd = pc->fd;
+	int fd;
 
 	if (!session_token_equal(m->token, ss->token) ||
 	    m->stream >= ss->p.streams || ss->fds[m->stream] != -1)
-		return h_data_refused(ss, a);
+		return pc != NULL ? h_data_refused(ss, a) : ss->state;
+	if (pc == NULL)
+		return h_dgram(ss, a);
+	fd = pc->fd;
 	/* A token seen on the wire is no use from another host. */
 	if (strcmp(pc->peer, ss->result->peer) != 0) {
 		snprintf(err, sizeof(err), "data connection from %s, not from "
@@ -523,6 +548,7 @@ session_init(struct session *ss, const struct pconn *pc,
 	ss->is_tx = hm->params.direction == GB_DIR_CLIENT_RECEIVES;
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		ss->fds[i] = -1;
+	ss->greeter = -1;
 	ss->result->params = ss->p;
 	ss->result->port = s->cfg->role.port;
 	ss->result->local_is_sender = ss->is_tx;

@@ -15,6 +15,7 @@
 #include <event2/event.h>
 
 #include "base/result.h"
+#include "data/dgram.h"
 #include "codec/proto.h"
 #include "data/xfer.h"
 #include "wire/auth.h"
@@ -83,6 +84,11 @@ struct session {
 	struct gb_result	*result;
 	struct session		*next;	/* in srv->hs until it runs */
 	struct srccap_key	 src;	/* its source, as pending.c keys it */
+	/* -u (server_dgram.c): where the streams present the token. */
+	int			 greeter;	/* -1: none */
+	struct event		*greeter_ev;
+	uint8_t			 dg_token[DGRAM_TOKEN_LEN];
+	uint64_t		 dg_stray;	/* not this test's */
 };
 
 /*
@@ -97,7 +103,9 @@ struct session {
 struct session_arg {
 	const struct proto_msg	*m;	/* the message that came */
 	struct proto_msg	*reply;	/* SE_HELLO: room for the reply */
-	struct pconn		*pc;	/* SE_DATA: its connection */
+	struct pconn		*pc;	/* SE_DATA: its connection, or */
+	const struct sockaddr	*dg_src;	/* -u: the hello's source */
+	socklen_t		 dg_srclen;
 	char			*err;	/* GB_ERR_LEN: why, or room for it */
 	int			 rc;	/* ctl_decode()'s, for messages */
 };
@@ -191,5 +199,17 @@ struct auth_session	*session_keys(struct session *);
 /* A log line, by level, for a peer (NULL: the listener itself). */
 void		 server_log(const struct server *, int level,
 		    const char *peer, const char *msg);
+
+/*
+ * server_dgram.c, -u.  After the accept: the greeter, whose hellos are
+ * SE_DATA events with a->dg_src; closed when the last stream is in or
+ * the session ends.  session_dgram_stream: the stream's socket for such
+ * an event, connected to its source; -2 (err says why) when the source
+ * is not the test's address, -1 on failure.
+ */
+int	session_dgram_open(struct session *, char *err, size_t errlen);
+void	session_dgram_close(struct session *);
+int	session_dgram_stream(struct session *, const struct session_arg *,
+	    char *err, size_t errlen);
 
 #endif /* GB_SERVER_SESSION_H */

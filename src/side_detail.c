@@ -121,6 +121,21 @@ zerocopy(const struct gb_zerocopy *z)
 	    "copied", member_jint(z->copied));
 }
 
+/* -u: the end's datagram counts, or null for a TCP test. */
+static json_t *
+udp(const struct gb_udp *u)
+{
+	if (!u->has)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
+	    "length", member_jint(u->length), "batch", member_jint(u->batch),
+	    "datagrams", member_jint(u->datagrams),
+	    "enobufs", member_jint(u->enobufs),
+	    "refused", member_jint(u->refused), "gaps", member_jint(u->gaps),
+	    "ooo", member_jint(u->ooo), "dup", member_jint(u->dup),
+	    "stray", member_jint(u->stray), "jitter_ms", u->jitter_ms);
+}
+
 /* json_object_update() does not steal; this does. */
 static int
 set_new(json_t *o, const char *key, json_t *v)
@@ -148,6 +163,7 @@ side_detail_json(json_t *o, const struct gb_side *s)
 	    set_new(o, "data_path", json_string(datapath_name(s->data_path))) ==
 	    -1 ||
 	    set_new(o, "zerocopy", zerocopy(&s->zerocopy)) == -1 ||
+	    set_new(o, "udp", udp(&s->udp)) == -1 ||
 	    set_new(o, "tos", int_or_null(s->tos)) == -1 ||
 	    set_new(o, "rcvlowat", member_uint_or_null(s->rcvlowat != 0,
 	    s->rcvlowat)) == -1 ||

@@ -7,6 +7,7 @@
  * decoded by their own codecs.  No I/O.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -251,6 +252,42 @@ zerocopy(struct side_in *in, const json_t *j, struct gb_zerocopy *z)
 	return 0;
 }
 
+/* -u's counts: null for a TCP test. */
+static int
+udp(struct side_in *in, const json_t *j, struct gb_udp *u)
+{
+	static const struct {
+		const char	*key;
+		size_t		 off;
+	} counts[] = {
+		{ "datagrams", offsetof(struct gb_udp, datagrams) },
+		{ "enobufs", offsetof(struct gb_udp, enobufs) },
+		{ "refused", offsetof(struct gb_udp, refused) },
+		{ "gaps", offsetof(struct gb_udp, gaps) },
+		{ "ooo", offsetof(struct gb_udp, ooo) },
+		{ "dup", offsetof(struct gb_udp, dup) },
+		{ "stray", offsetof(struct gb_udp, stray) },
+	};
+	const json_t *o;
+	size_t i;
+	int y = SIDE_WANT_VALUE;
+
+	in->obj = "";
+	if ((u->has = side_member_object(in, j, "udp", SIDE_WANT_ANY, &o)) != 1)
+		return u->has;
+	if (side_member_u32(in, o, "length", y, &u->length) == -1 ||
+	    side_member_u32(in, o, "batch", y, &u->batch) == -1 ||
+	    side_member_real(in, o, "jitter_ms", y, &u->jitter_ms) == -1)
+		return -1;
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (side_member_uint(in, o, counts[i].key, UINT64_MAX, y,
+		    (uint64_t *)(void *)((char *)u + counts[i].off)) == -1)
+			return -1;
+	if (!(u->jitter_ms >= 0))
+		return side_member_fail(in, "jitter_ms", "is negative");
+	return 0;
+}
+
 /* The data path, -Z's counts, the TOS byte, the pacing rate, streams. */
 static int
 path_details(struct side_in *in, const json_t *j, struct gb_side *s)
@@ -261,7 +298,8 @@ path_details(struct side_in *in, const json_t *j, struct gb_side *s)
 	in->obj = "";
 	in->leader = NULL;
 	if (path_member(in, j, "data_path", &s->data_path) == -1 ||
-	    zerocopy(in, j, &s->zerocopy) == -1)
+	    zerocopy(in, j, &s->zerocopy) == -1 ||
+	    udp(in, j, &s->udp) == -1)
 		return -1;
 	in->obj = "";
 	if ((rc = side_member_uint(in, j, "tos", 255, SIDE_WANT_ANY,

@@ -5,6 +5,9 @@
  * figures the stream leaves.  It owns no path: sender.c and receiver.c
  * do, and they alone run the loops.  Nothing here runs inside a loop.
  */
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -45,11 +48,69 @@ stream_io_buf(struct stream_io *io, size_t size, int fill, char *err,
 	return 0;
 }
 
+int
+stream_dg_arrays(struct stream_io *io, int cmsg, char *err, size_t errlen)
+{
+	struct stream_dg *dg = &io->dg;
+	uint32_t i;
+
+	dg->msgs = calloc(dg->batch, sizeof(*dg->msgs));
+	dg->iov = calloc(dg->batch, sizeof(*dg->iov));
+	dg->cmsg = cmsg ? calloc(dg->batch, DG_CMSG_LEN) : NULL;
+	if (dg->msgs == NULL || dg->iov == NULL || (cmsg && dg->cmsg == NULL)) {
+		snprintf(err, errlen, "out of memory for %u datagrams",
+		    dg->batch);
+		return -1;
+	}
+	for (i = 0; i < dg->batch; i++) {
+		dg->iov[i].iov_base = io->buf + (size_t)i * io->len;
+		dg->iov[i].iov_len = io->len;
+		dg->msgs[i].msg_hdr.msg_iov = &dg->iov[i];
+		dg->msgs[i].msg_hdr.msg_iovlen = 1;
+		if (cmsg) {
+			dg->msgs[i].msg_hdr.msg_control = dg->cmsg +
+			    (size_t)i * DG_CMSG_LEN;
+			dg->msgs[i].msg_hdr.msg_controllen = DG_CMSG_LEN;
+		}
+	}
+	return 0;
+}
+
+void
+stream_io_udp(const struct stream_io *io, int is_tx, struct gb_udp *u)
+{
+	const struct stream_dg *dg = &io->dg;
+	double jitter_ms = dg->seq.jitter_ns / 1e6;
+
+	u->has = 1;
+	u->length = (uint32_t)io->len;
+	u->batch = dg->batch;
+	if (is_tx) {
+		u->datagrams += dg->sent;
+		u->enobufs += dg->enobufs;
+		u->refused += dg->refused;
+		return;
+	}
+	u->datagrams += dg->seq.received;
+	u->gaps += seqstat_lost(&dg->seq, SEQSTAT_SENT_UNKNOWN);
+	u->ooo += dg->seq.ooo;
+	u->dup += dg->seq.dup;
+	u->stray += dg->stray;
+	if (jitter_ms > u->jitter_ms)
+		u->jitter_ms = jitter_ms;
+}
+
 void
 stream_io_close(struct stream_io *io)
 {
 	free(io->buf);
 	io->buf = NULL;
+	free(io->dg.msgs);
+	free(io->dg.iov);
+	free(io->dg.cmsg);
+	io->dg.msgs = NULL;
+	io->dg.iov = NULL;
+	io->dg.cmsg = NULL;
 	if (io->tx.memfd >= 0)
 		close(io->tx.memfd);
 	if (io->rx.pipe[0] >= 0)

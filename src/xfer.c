@@ -47,6 +47,13 @@
 #include "data/xfer.h"
 #include "xfer_measure.h"
 
+/*
+ * -u: how long after its duration a receiver waits for datagrams still
+ * on the way when no END arrived (all of them lost): a second, more than
+ * a queue of any link holds, short enough not to blur the test.
+ */
+#define XFER_DG_DRAIN_MS	1000u
+
 struct stream {
 	struct xfer		*x;
 	int			 fd;
@@ -84,6 +91,7 @@ struct xfer {
 	struct timespec		 start;
 	struct timespec		 end;
 	struct xfer_measure	 ms;		/* around the transfer */
+	uint8_t			 dg_token[DGRAM_TOKEN_LEN];	/* -u */
 	uint64_t		 iv_bytes;
 	double			 iv_start_s;
 	unsigned		 niv;
@@ -151,9 +159,17 @@ stream_main(void *arg)
 		stream_error(s, s->io.what, errno);
 	if (s->error[0] != '\0')
 		streams_stop(x);
-	clock_gettime(CLOCK_MONOTONIC, &s->end);
+	/*
+	 * -u: a receiver ends after a drain, a sender after its END
+	 * datagrams; the stream's end is its last data datagram.
+	 */
+	if (x->p.udp && s->io.dg.last.tv_sec != 0)
+		s->end = s->io.dg.last;
+	else
+		clock_gettime(CLOCK_MONOTONIC, &s->end);
 	s->io.cpu = sched_getcpu();
-	tcpinfo_read(s->fd, &s->ti);
+	if (!x->p.udp)
+		tcpinfo_read(s->fd, &s->ti);
 	if (!x->is_tx)
 		receiver_end(&s->io);	/* tell the sender we are done */
 	atomic_fetch_add(&x->finished, 1);
@@ -268,9 +284,13 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 	if (x->done_ev == NULL || x->stop_ev == NULL || x->deadline_ev == NULL)
 		goto nomem;
 	ms = x->p.duration_ms;
+	/* -u: a receiver whose sender's END got lost stops after a drain. */
+	if (x->p.udp && !x->is_tx)
+		ms = ms > GB_MAX_DURATION_MS - XFER_DG_DRAIN_MS ?
+		    GB_MAX_DURATION_MS : ms + XFER_DG_DRAIN_MS;
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
-	if (x->is_tx)
+	if (x->is_tx || x->p.udp)
 		evtimer_add(x->stop_ev, &tv);
 	/* Nothing legitimate runs this long; bounds a stuck peer. */
 	if (x->deadline_ms == 0)
@@ -294,6 +314,24 @@ nomem:
 	return -1;
 }
 
+/*
+ * -u: the stream's datagram settings.  -R in bit/s becomes datagrams/s
+ * of this length (at least 1/s); 0 is unpaced.
+ */
+static void
+xfer_dg_config(struct xfer *x, struct stream_dg *dg, unsigned i)
+{
+	uint64_t bits = (uint64_t)x->p.buflen * 8;
+
+	memcpy(dg->token, x->dg_token, sizeof(dg->token));
+	dg->id = (uint16_t)i;
+	dg->batch = x->p.batch != 0 ? x->p.batch : GB_DEFAULT_BATCH;
+	dg->pps = x->p.rate_pps;
+	if (x->p.rate_bps != 0)
+		dg->pps = x->p.rate_bps / bits > 0 ? x->p.rate_bps / bits : 1;
+	dg->stop = &x->stop;
+}
+
 static int
 xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 {
@@ -308,6 +346,8 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		fds[i] = -1;
 		sock_set_timeouts(s->fd, (int)x->silent_ms);
 		s->opened = 1;
+		if (x->p.udp)
+			xfer_dg_config(x, &s->io.dg, i);
 		if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,
 		    path, x->p.buflen, (int)x->silent_ms, err, errlen) == -1)
 			return -1;
@@ -352,6 +392,8 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 	x->deadline_ms = c->deadline_ms;
 	x->stream_cap = c->stream_cap;
 	x->total_cap = c->total_cap;
+	if (x->p.udp)
+		memcpy(x->dg_token, c->dg_token, sizeof(x->dg_token));
 	if (xfer_measure_open(&x->ms, c, &x->p, err, errlen) == -1 ||
 	    xfer_events(x, err, errlen) == -1 ||
 	    xfer_measure_before(&x->ms, err, errlen) == -1)
@@ -415,6 +457,8 @@ xfer_streams_figures(struct xfer *x, struct gb_side *side)
 	for (i = 0; i < x->n; i++) {
 		io = &x->s[i].io;
 		stream_io_figures(io, &side->streams[i], &side->zerocopy);
+		if (x->p.udp)
+			stream_io_udp(io, x->is_tx, &side->udp);
 		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
 		if (io->path != side->data_path)
 			side->data_path = plain;

@@ -760,7 +760,7 @@ value_for(const char *argname)
 static void
 check_listed(const char *opt, const char *argname)
 {
-	const char	*args[6];
+	const char	*args[8];
 	struct cmdline	 cl;
 	struct gb_opts	 o;
 	char		 err[256];
@@ -770,6 +770,16 @@ check_listed(const char *opt, const char *argname)
 	if (strcmp(opt, "-t") == 0 || strcmp(opt, "--transmit") == 0) {
 		args[n++] = opt;
 		args[n++] = "h";
+	} else if (strcmp(opt, "-u") == 0 || strcmp(opt, "--udp") == 0 ||
+	    strcmp(opt, "-R") == 0 || strcmp(opt, "--rate") == 0 ||
+	    strcmp(opt, "--batch") == 0) {
+		/* The UDP options: a client's, with -u. */
+		args[n++] = "-t";
+		args[n++] = "h";
+		args[n++] = "-u";
+		args[n++] = opt;
+		if (argname != NULL)
+			args[n++] = value_for(argname);
 	} else if (strcmp(opt, "-S") == 0 || strcmp(opt, "--server") == 0 ||
 	    strcmp(opt, "--restore") == 0)
 		args[n++] = opt;	/* a role of its own */

@@ -448,8 +448,9 @@ struct bad_body {
 	"\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,\"interval_ms\":0," \
 	"\"link_mbps\":0,\"mtu\":0,\"cc\":\"\""
 /* Issue 5's members, checked after the others. */
+#define P_UDP ",\"udp\":false,\"rate_bps\":0,\"rate_pps\":0,\"batch\":0"
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
-	"\"fq_rate\":0,\"tos\":0"
+	"\"fq_rate\":0,\"tos\":0" P_UDP
 #define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"
 #define HELLO(params) "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0," \
 	P_OK P_FLAGS params "}}"
@@ -525,38 +526,38 @@ static const struct bad_body bad_bodies[] = {
 	/* issue 5: data paths, -A, --fq-rate, --tos */
 	{ PROTO_HELLO, HELLO(""), "tx_path" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"recv\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"),
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0" P_UDP),
 	    "\"tx_path\" is not send, zerocopy or sendfile: \"recv\"" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"zerocopy\","
-	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"),
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0" P_UDP),
 	    "\"rx_path\" is not recv, skip_rx_copy or splice" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":1,\"rx_path\":\"recv\","
-	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"), "tx_path" },
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0" P_UDP), "tx_path" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"sendfile-and-some-more\","
-	    "\"rx_path\":\"recv\",\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"),
+	    "\"rx_path\":\"recv\",\"affinity\":\"\",\"fq_rate\":0,\"tos\":0" P_UDP),
 	    "tx_path\" is too long" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"Splice\","
-	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0"), "rx_path" },
+	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":0" P_UDP), "rx_path" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"fq_rate\":0,\"tos\":0"), "affinity" },
+	    "\"fq_rate\":0,\"tos\":0" P_UDP), "affinity" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"0-\",\"fq_rate\":0,\"tos\":0"),
+	    "\"affinity\":\"0-\",\"fq_rate\":0,\"tos\":0" P_UDP),
 	    "affinity: CPU list is not like 0,2 or 0-3: 0-" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"4096\",\"fq_rate\":0,\"tos\":0"),
+	    "\"affinity\":\"4096\",\"fq_rate\":0,\"tos\":0" P_UDP),
 	    "CPU number is too large" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"../x\",\"fq_rate\":0,\"tos\":0"), "affinity" },
+	    "\"affinity\":\"../x\",\"fq_rate\":0,\"tos\":0" P_UDP), "affinity" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"\",\"fq_rate\":-1,\"tos\":0"), "fq_rate" },
+	    "\"affinity\":\"\",\"fq_rate\":-1,\"tos\":0" P_UDP), "fq_rate" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"\",\"fq_rate\":1250000000001,\"tos\":0"),
+	    "\"affinity\":\"\",\"fq_rate\":1250000000001,\"tos\":0" P_UDP),
 	    "fq_rate" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"\",\"fq_rate\":124,\"tos\":0"),
+	    "\"affinity\":\"\",\"fq_rate\":124,\"tos\":0" P_UDP),
 	    "pacing rate is out of range" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
-	    "\"affinity\":\"\",\"fq_rate\":\"1g\",\"tos\":0"), "fq_rate" },
+	    "\"affinity\":\"\",\"fq_rate\":\"1g\",\"tos\":0" P_UDP), "fq_rate" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","
 	    "\"affinity\":\"\",\"fq_rate\":0,\"tos\":256"), "tos" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"send\",\"rx_path\":\"recv\","

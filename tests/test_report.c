@@ -608,7 +608,24 @@ test_json_params(void **state)
 	assert_true(json_is_null(json_object_get(j, "affinity")));
 	assert_true(json_is_null(json_object_get(j, "fq_rate")));
 	assert_true(json_is_null(json_object_get(j, "tos")));
-	assert_int_equal(json_object_size(j), 20);
+	assert_string_equal(json_string_value(json_object_get(j, "protocol")),
+	    "tcp");
+	assert_true(json_is_null(json_object_get(j, "rate_bps")));
+	assert_true(json_is_null(json_object_get(j, "rate_pps")));
+	assert_true(json_is_null(json_object_get(j, "batch")));
+	assert_int_equal(json_object_size(j), 24);
+	json_decref(j);
+	/* -u: the protocol, the rate asked and the batch in use. */
+	p.udp = 1;
+	p.rate_pps = 100000;
+	assert_non_null(j = report_params_json(&p));
+	assert_string_equal(json_string_value(json_object_get(j, "protocol")),
+	    "udp");
+	assert_true(json_is_null(json_object_get(j, "rate_bps")));
+	assert_int_equal(json_integer_value(json_object_get(j, "rate_pps")),
+	    100000);
+	assert_int_equal(json_integer_value(json_object_get(j, "batch")),
+	    GB_DEFAULT_BATCH);
 	json_decref(j);
 	p.tx_path = GB_PATH_SENDFILE;
 	p.rx_path = GB_PATH_SPLICE;

@@ -11,7 +11,12 @@
 const char	*datapath_name(int path);
 /* The enum gb_path of a name, or -1. */
 int		 datapath_lookup(const char *name);
-/* The path an end really starts with: params' 0 is the plain one. */
+/*
+ * The stream path of -Z, --sendfile, ... (the hello's tx_path, rx_path):
+ * params' 0 is the plain one.
+ */
+int		 datapath_asked(const struct gb_params *, int is_tx);
+/* The path an end's streams take: datapath_asked's, or -u's mmsg paths. */
 int		 datapath_of(const struct gb_params *, int is_tx);
 
 #endif /* GB_DATAPATH_H */

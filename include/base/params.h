@@ -47,6 +47,27 @@ enum gb_direction {
 #define GB_MIN_FQ_RATE		UINT64_C(125)	/* bytes/s: 1 kbit/s */
 #define GB_MAX_FQ_RATE		(GB_MAX_LINK_MBPS * 125000)	/* bytes/s */
 #define GB_MAX_TOS		255u
+/*
+ * -u: a datagram's payload is at least gigebench's own header (dgram.h's
+ * DGRAM_HDR_LEN, checked there) and at most what IPv4 UDP can carry.
+ * Without -l it is the path MTU less the IP and UDP headers, read by the
+ * client before the hello (GB_DGRAM_FROM_MTU on the command line only).
+ */
+#define GB_MIN_DGRAM		40u
+#define GB_MAX_DGRAM		65507u
+#define GB_DGRAM_FROM_MTU	0u
+/*
+ * -R's default, per stream: 10 Mbit/s.  Ten times iperf3's and nuttcp's
+ * 1 Mbit/s, so that a first look at a LAN shows something, and still a
+ * hundredth of a GigE link: it cannot flood a shared link by surprise
+ * (a 10 Mbit/s link it fills).  -R 0 is "as fast as the sender can".
+ */
+#define GB_DEFAULT_UDP_BPS	(UINT64_C(10) * 1000 * 1000)
+#define GB_MAX_RATE_BPS		(GB_MAX_LINK_MBPS * 1000 * 1000)
+#define GB_MAX_RATE_PPS		UINT64_C(100000000)
+/* --batch: datagrams per sendmmsg()/recvmmsg() (UIO_MAXIOV at most). */
+#define GB_DEFAULT_BATCH	32u
+#define GB_MAX_BATCH		1024u
 
 /*
  * How one end moves payload across its data sockets.  The sending end
@@ -61,6 +82,8 @@ enum gb_path {
 	GB_PATH_RECV,		/* recv() into a user buffer */
 	GB_PATH_SKIP_RX_COPY,	/* --skip-rx-copy: recv(MSG_TRUNC) */
 	GB_PATH_SPLICE,		/* --splice: socket -> pipe -> /dev/null */
+	GB_PATH_SENDMMSG,	/* -u: sendmmsg() of --batch datagrams */
+	GB_PATH_RECVMMSG,	/* -u: recvmmsg() of --batch datagrams */
 	GB_PATH_COUNT
 };
 
@@ -86,6 +109,11 @@ struct gb_params {
 	char		affinity[GB_AFFINITY_LEN]; /* -A: "0,2", "0-3", "" */
 	uint64_t	fq_rate;	/* --fq-rate: bytes/s, 0 = no limit */
 	uint32_t	tos;		/* --tos: IP_TOS / IPV6_TCLASS, 0 = default */
+	int		udp;		/* -u: datagrams instead of a stream */
+	/* -R, per stream: at most one is set; both 0 is "unpaced". */
+	uint64_t	rate_bps;	/* bit/s of payload */
+	uint64_t	rate_pps;	/* datagrams/s */
+	uint32_t	batch;		/* --batch: per system call, 0 default */
 };
 
 /*
@@ -106,6 +134,9 @@ enum params_field_id {
 	PF_MTU,
 	PF_FQ_RATE,
 	PF_TOS,
+	PF_RATE_BPS,
+	PF_RATE_PPS,
+	PF_BATCH,
 	PF_COUNT
 };
 

@@ -192,6 +192,26 @@ struct gb_zerocopy {
 	uint64_t	copied;		/* ... with SO_EE_CODE_ZEROCOPY_COPIED */
 };
 
+/*
+ * -u: one end's datagrams, all streams.  The sender counts what it sent
+ * (and what the kernel refused); the receiver what arrived, told apart
+ * by the sequence numbers (seqstat.h).  Loss is the sender's sent less
+ * the receiver's received, known once both sides are (result_udp_lost).
+ */
+struct gb_udp {
+	int		has;		/* a UDP test's figures */
+	uint32_t	length;		/* bytes per datagram, header included */
+	uint32_t	batch;		/* datagrams per system call */
+	uint64_t	datagrams;	/* sent, or received (distinct) */
+	uint64_t	enobufs;	/* sender: ENOBUFS/EAGAIN, not sent */
+	uint64_t	refused;	/* sender: ECONNREFUSED (ICMP) */
+	uint64_t	gaps;		/* receiver: by the sequence numbers */
+	uint64_t	ooo;		/* receiver: arrived late */
+	uint64_t	dup;		/* receiver: arrived twice */
+	uint64_t	stray;		/* receiver: not this test's */
+	double		jitter_ms;	/* receiver: RFC 3550, worst stream */
+};
+
 /* One end's figures. */
 struct gb_side {
 	int			has;		/* this side's figures are known */
@@ -216,6 +236,7 @@ struct gb_side {
 	int			tos;		/* IP_TOS read back, -1 */
 	int			has_fq_rate;	/* SO_MAX_PACING_RATE set */
 	uint64_t		fq_rate;	/* ... read back, bytes/s */
+	struct gb_udp		udp;
 	unsigned		nstreams;	/* <= GB_MAX_STREAMS */
 	struct gb_stream	streams[GB_MAX_STREAMS];
 };
@@ -249,5 +270,21 @@ struct gb_result {
 /* Derived figures, computed once after both sides are known. */
 double	result_mbps(uint64_t bytes, double seconds);
 double	result_megabytes(uint64_t bytes);
+
+/*
+ * -u: a test's datagrams as both ends saw them.  lost is the sender's
+ * count less the receiver's when both sides are known (exact, also for
+ * the last datagrams), else the receiver's gaps in the sequence numbers
+ * (sent_known 0).  Rates are per second of each end's own time.
+ */
+struct gb_udp_figures {
+	int		has;
+	int		sent_known;
+	uint64_t	sent, received, lost;
+	double		lost_pct;
+	double		tx_pps, rx_pps;
+	double		jitter_ms;
+};
+void	result_udp(const struct gb_result *, struct gb_udp_figures *);
 
 #endif /* GB_RESULT_H */

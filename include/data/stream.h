@@ -18,9 +18,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "base/params.h"
 #include "base/result.h"
+#include "base/seqstat.h"
+#include "data/dgram.h"
+
+struct mmsghdr;
+struct iovec;
 
 /*
  * Every sender fills its buffer (or memfd) with this byte, and the
@@ -63,6 +69,32 @@ struct stream_rx {
 	int		 devnull;
 };
 
+/*
+ * -u: one stream's datagrams (sender.c's and receiver.c's mmsg paths).
+ * The configuration is set before sender_open/receiver_open; the arrays
+ * (batch messages, their iovecs, the receiver's control buffers for the
+ * kernel's arrival times) are allocated there, once.
+ */
+struct stream_dg {
+	uint8_t		 token[DGRAM_TOKEN_LEN];
+	uint16_t	 id;		/* the stream's number */
+	uint32_t	 batch;		/* datagrams per call */
+	uint64_t	 pps;		/* pacing, datagrams/s; 0: unpaced */
+	atomic_int	*stop;		/* receiver: the test's stop flag */
+	/* Counts. */
+	uint64_t	 sent;		/* sender: datagrams */
+	uint64_t	 enobufs;	/* sender: ENOBUFS/EAGAIN */
+	uint64_t	 refused;	/* sender: ECONNREFUSED */
+	uint64_t	 stray;		/* receiver: not this stream's */
+	int		 ended;		/* receiver: the sender's END came */
+	struct timespec	 last;		/* the last data sent or received */
+	struct seqstat	 seq;		/* receiver */
+	/* Arrays. */
+	struct mmsghdr	*msgs;
+	struct iovec	*iov;
+	char		*cmsg;		/* receiver: batch x DG_CMSG_LEN */
+};
+
 struct stream_io {
 	int		 fd;		/* the data socket, not owned */
 	int		 path;		/* enum gb_path really in use */
@@ -83,9 +115,22 @@ struct stream_io {
 	int		 cpu;		/* sched_getcpu() as it ended, -1 */
 	struct stream_tx tx;
 	struct stream_rx rx;
+	struct stream_dg dg;
 	const char	*what;		/* the call that failed */
 	char		 note[128];	/* why the path is not the one asked */
 };
+
+/* One message's control buffer: room for SCM_TIMESTAMPNS. */
+#define DG_CMSG_LEN	64
+
+/*
+ * -u: io->dg.batch messages over io->buf (batch x io->len bytes), each
+ * with a control buffer of DG_CMSG_LEN when cmsg.
+ */
+int	stream_dg_arrays(struct stream_io *, int cmsg, char *err,
+	    size_t errlen);
+/* -u: this stream's datagram counts into the end's u. */
+void	stream_io_udp(const struct stream_io *, int is_tx, struct gb_udp *u);
 
 /* For sender_open and receiver_open: the fields, no resource yet. */
 void	stream_io_init(struct stream_io *, int fd, int path, size_t len,

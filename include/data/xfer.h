@@ -21,6 +21,8 @@ struct xfer_config {
 	const struct hoststat_roots *roots;
 	const char		*ifname;	/* -I, or NULL: from fds[0] */
 	uint16_t		 port;		/* the listener's, for --capture */
+	/* -u: the test's token, as every datagram carries it (dgram.h). */
+	const uint8_t		*dg_token;
 	/* A peer silent this long ends the test (SO_RCVTIMEO, ...). */
 	uint32_t		 silent_ms;
 	/*

@@ -71,4 +71,22 @@ uint32_t sock_set_rcvlowat(int fd, uint32_t bytes);
 int	sock_set_keepalive(int fd, int silent_ms);
 const char *sock_ntop(const struct sockaddr *, char *buf, size_t len);
 
+/*
+ * sock_udp.c, -u.  The client's stream: a UDP socket connected to the
+ * listener's address and port, with the test's buffers and TOS.
+ */
+int	sock_udp_connect(const struct sock_addr *, const char *bind_addr,
+	    const struct gb_params *, int is_tx, char *err, size_t errlen);
+/*
+ * The listener's greeter: a non-blocking UDP socket on the TCP listener
+ * lfd's address and port (SO_REUSEADDR), where streams present the token.
+ */
+int	sock_udp_greeter(int lfd, char *err, size_t errlen);
+/* The listener's stream: the same address and port, connected to peer. */
+int	sock_udp_stream(int lfd, const struct sockaddr *peer,
+	    socklen_t peerlen, const struct gb_params *, int is_tx,
+	    char *err, size_t errlen);
+/* IP_MTU (IPV6_MTU) of a connected socket, or -1. */
+int	sock_path_mtu(int fd);
+
 #endif /* GB_SOCK_H */
