@@ -128,6 +128,46 @@ check_rate(const struct gb_bounds *l, const struct gb_params *p,
 	return -1;
 }
 
+/* -u: the payload bytes/s a test's -R asks for, all streams; 0 unpaced. */
+static uint64_t
+udp_rate(const struct gb_params *p)
+{
+	uint64_t per = p->rate_pps != 0 ? p->rate_pps * p->buflen :
+	    p->rate_bps / 8;
+
+	return per * p->streams;
+}
+
+/*
+ * -u under --max-rate, either way: a paced test within it, or an unpaced
+ * one the listener paces itself (it transmits); an unpaced sender toward
+ * it is refused, as one over it.
+ */
+static int
+check_udp_rate(const struct gb_bounds *l, const struct gb_params *p,
+    char *err, size_t errlen)
+{
+	uint64_t want = udp_rate(p);
+	char a[32], b[32];
+
+	if (!p->udp || l->max_rate == 0 || (want != 0 && want <= l->max_rate))
+		return 0;
+	if (want == 0 && listener_sends(p))
+		return 0;	/* bounds_apply paces it */
+	if (want == 0)
+		snprintf(err, errlen, "an unpaced UDP test (-R 0); this "
+		    "listener takes at most %s (its --max-rate): give -R",
+		    rate_text(l->max_rate, b, sizeof(b)));
+	else
+		snprintf(err, errlen, "the test asks for %s of UDP (-R x %"
+		    PRIu32 " stream%s); this listener %s at most %s (its "
+		    "--max-rate)", rate_text(want, a, sizeof(a)), p->streams,
+		    p->streams == 1 ? "" : "s", listener_sends(p) ?
+		    "transmits" : "takes", rate_text(l->max_rate, b,
+		    sizeof(b)));
+	return -1;
+}
+
 int
 bounds_check(const struct gb_bounds *l, const struct gb_params *p,
     char *err, size_t errlen)
@@ -135,7 +175,8 @@ bounds_check(const struct gb_bounds *l, const struct gb_params *p,
 	if (check_duration(l, p, err, errlen) == -1 ||
 	    check_sizes(l, p, err, errlen) == -1 ||
 	    check_bytes(l, p, err, errlen) == -1 ||
-	    check_rate(l, p, err, errlen) == -1)
+	    check_rate(l, p, err, errlen) == -1 ||
+	    check_udp_rate(l, p, err, errlen) == -1)
 		return -1;
 	return 0;
 }
@@ -143,9 +184,15 @@ bounds_check(const struct gb_bounds *l, const struct gb_params *p,
 void
 bounds_apply(const struct gb_bounds *l, struct gb_params *p)
 {
+	if (!listener_sends(p) || l->max_rate == 0 || p->streams == 0)
+		return;
+	/* -u: its own pacing, in bit/s of payload per stream. */
+	if (p->udp && udp_rate(p) == 0) {
+		p->rate_bps = l->max_rate * 8 / p->streams;
+		return;
+	}
 	/* max_rate >= 1 Mbit/s and streams <= 128: a share is >= 1 kbit/s. */
-	if (listener_sends(p) && l->max_rate != 0 && p->fq_rate == 0 &&
-	    p->streams > 0)
+	if (!p->udp && p->fq_rate == 0)
 		p->fq_rate = l->max_rate / p->streams;
 }
 

@@ -216,11 +216,14 @@ diag_goodput(struct gb_result *r)
 		return;
 	mtu = diag_mtu(r, &assumed);
 	gp = diag_tcp_goodput_mbps(link, mtu, DIAG_ETHERNET_OVERHEAD_BYTES);
+	/* -u: IPv4 and UDP headers, 28 bytes, not 52. */
+	if (r->params.udp && mtu > DIAG_TCPIP_HEADER_BYTES)
+		gp = gp * (mtu - 28) / (mtu - DIAG_TCPIP_HEADER_BYTES);
 	if (!(gp > 0))
 		return;
 	diag_add(r, "goodput", "path", "%.1f Mbps = %.1f %% of the %.1f Mbps "
-	    "TCP goodput of %.0f Mbit/s Ethernet%s at MTU %u%s", rate,
-	    100.0 * rate / gp, gp, link,
+	    "%s goodput of %.0f Mbit/s Ethernet%s at MTU %u%s", rate,
+	    100.0 * rate / gp, gp, r->params.udp ? "UDP" : "TCP", link,
 	    r->params.link_mbps != 0 ? " (--link-rate)" : "", mtu,
 	    assumed ? " (assumed)" : "");
 }
@@ -237,8 +240,9 @@ diag_tcp_goodput_mbps(double link_mbps, unsigned mtu, unsigned overhead_bytes)
 }
 
 /*
- * At most 13 findings (2 cpu_bound, 2 window_limited, 1 window size, 2
- * no_coalescing, 2 shared_irq, 2 legacy_irq, retransmits, goodput): they
+ * At most 15 findings (2 cpu_bound, 2 window_limited, 1 window size, 2
+ * no_coalescing, 2 shared_irq, 2 legacy_irq, retransmits, goodput,
+ * udp_loss, udp_held_back): they
  * fit GB_MAX_FINDINGS, and diag_add() drops any past it all the same.
  */
 void
@@ -258,6 +262,7 @@ diag_run(struct gb_result *r)
 	diag_irq_legacy(r, &r->receiver, "receiver");
 	diag_retransmits(r);
 	diag_goodput(r);
+	diag_udp(r);
 }
 
 void

@@ -36,6 +36,8 @@ void	 diag_coalescing(struct gb_result *, const struct gb_side *,
 	    const char *side, int data_tx);
 void	 diag_irq_shared(struct gb_result *, const struct gb_side *,
 	    const char *side);
+/* diag_udp.c: -u's loss, by place, and a sender below its pace. */
+void	 diag_udp(struct gb_result *);
 void	 diag_irq_legacy(struct gb_result *, const struct gb_side *,
 	    const char *side);
 

@@ -249,9 +249,10 @@ dg_open(struct stream_io *io, char *err, size_t errlen)
 
 	seqstat_init(&io->dg.seq);
 	if (setsockopt(io->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on,
-	    sizeof(on)) == -1) {
-		snprintf(err, errlen, "setsockopt SO_TIMESTAMPNS: %s",
-		    strerror(errno));
+	    sizeof(on)) == -1 || setsockopt(io->fd, SOL_SOCKET, SO_RXQ_OVFL,
+	    &on, sizeof(on)) == -1) {
+		snprintf(err, errlen, "setsockopt SO_TIMESTAMPNS, SO_RXQ_OVFL: "
+		    "%s", strerror(errno));
 		return -1;
 	}
 	if (sock_set_rcvtimeo(io->fd, DG_SLICE_MS) == -1) {
@@ -263,22 +264,34 @@ dg_open(struct stream_io *io, char *err, size_t errlen)
 	    errlen) == -1 ? -1 : stream_dg_arrays(io, 1, err, errlen);
 }
 
-/* The kernel's arrival time of message i, ns; 0 when it gave none. */
+/*
+ * The kernel's arrival time of a message, ns (0 when it gave none); and
+ * SO_RXQ_OVFL, the socket's count of datagrams it dropped because its
+ * buffer was full, as of this one (sent only once there were some).
+ */
 static uint64_t
-dg_arrival(const struct mmsghdr *m)
+dg_arrival(struct stream_dg *dg, const struct mmsghdr *m)
 {
 	struct cmsghdr *c;
 	struct timespec ts;
+	uint64_t t = 0;
+	uint32_t drops;
 
 	for (c = CMSG_FIRSTHDR(&m->msg_hdr); c != NULL;
-	    c = CMSG_NXTHDR((struct msghdr *)&m->msg_hdr, c))
-		if (c->cmsg_level == SOL_SOCKET &&
-		    c->cmsg_type == SCM_TIMESTAMPNS) {
+	    c = CMSG_NXTHDR((struct msghdr *)&m->msg_hdr, c)) {
+		if (c->cmsg_level != SOL_SOCKET)
+			continue;
+		if (c->cmsg_type == SCM_TIMESTAMPNS) {
 			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			return (uint64_t)ts.tv_sec * 1000000000u +
+			t = (uint64_t)ts.tv_sec * 1000000000u +
 			    (uint64_t)ts.tv_nsec;
+		} else if (c->cmsg_type == SO_RXQ_OVFL) {
+			memcpy(&drops, CMSG_DATA(c), sizeof(drops));
+			if (drops > dg->sock_drops)
+				dg->sock_drops = drops;
 		}
-	return 0;
+	}
+	return t;
 }
 
 /* n datagrams in: this stream's data counted, the rest told apart. */
@@ -304,10 +317,22 @@ dg_take(struct stream_io *io, unsigned n)
 		if (h.kind != DGRAM_DATA)
 			continue;	/* END, or a hello sent again */
 		seqstat_add(&dg->seq, h.seq, h.send_ns,
-		    dg_arrival(&dg->msgs[i]), len);
+		    dg_arrival(dg, &dg->msgs[i]), len);
 		bytes += len;
 	}
 	return bytes;
+}
+
+/* For -i: what the interval timer reads, once per call. */
+static void
+dg_publish(struct stream_dg *dg)
+{
+	atomic_store_explicit(&dg->iv_count, dg->seq.received,
+	    memory_order_relaxed);
+	atomic_store_explicit(&dg->iv_expect, dg->seq.max_seq_plus1,
+	    memory_order_relaxed);
+	atomic_store_explicit(&dg->iv_jitter_ns, (uint64_t)dg->seq.jitter_ns,
+	    memory_order_relaxed);
 }
 
 /*
@@ -330,8 +355,10 @@ dg_recv(struct stream_io *io)
 		if (n > 0) {
 			idle_ms = 0;
 			bytes = dg_take(io, (unsigned)n);
-			if (bytes != 0)
+			if (bytes != 0) {
 				clock_gettime(CLOCK_MONOTONIC, &dg->last);
+				dg_publish(dg);
+			}
 			if (bytes != 0 && stream_io_count(io, (ssize_t)bytes) ==
 			    -1) {
 				io->what = "recvmmsg";

@@ -448,7 +448,15 @@ report_interval_line(FILE *fp, const struct gb_interval *iv, int is_tx,
 
 	rate = units_rate(result_mbps(iv->bytes, iv->end_s - iv->start_s) *
 	    1e6, unit, &label);
-	fprintf(fp, "%s %6.2f-%6.2f sec %11.4f MB %10.4f %s\n",
+	fprintf(fp, "%s %6.2f-%6.2f sec %11.4f MB %10.4f %s",
 	    report_prefix(is_tx), iv->start_s, iv->end_s,
 	    result_megabytes(iv->bytes), rate, label);
+	if (iv->has_udp && is_tx)
+		fprintf(fp, " %9" PRIu64 " dgrams", iv->datagrams);
+	else if (iv->has_udp)
+		fprintf(fp, " %9" PRIu64 " dgrams %7" PRIu64 " lost (%.2f %%) "
+		    "%.3f ms jitter", iv->datagrams, iv->lost,
+		    iv->datagrams + iv->lost > 0 ? 100.0 * (double)iv->lost /
+		    (double)(iv->datagrams + iv->lost) : 0.0, iv->jitter_ms);
+	fputc('\n', fp);
 }

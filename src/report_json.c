@@ -113,6 +113,13 @@ report_intervals_json(const struct gb_result *r)
 		o = json_pack("{s:f, s:f, s:I, s:f}", "start", iv->start_s,
 		    "end", iv->end_s, "bytes", member_jint(iv->bytes),
 		    "mbps", result_mbps(iv->bytes, iv->end_s - iv->start_s));
+		if (o != NULL && iv->has_udp &&
+		    json_object_update_missing_new(o, json_pack("{s:I, s:I, "
+		    "s:f}", "datagrams", member_jint(iv->datagrams), "lost",
+		    member_jint(iv->lost), "jitter_ms", iv->jitter_ms)) == -1) {
+			json_decref(o);
+			o = NULL;
+		}
 		if (json_array_append_new(a, o) == -1) {
 			json_decref(a);
 			return NULL;

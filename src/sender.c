@@ -513,6 +513,8 @@ dg_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 			    dg->sent + i, t + i * gap);
 		if ((n = sendmmsg(io->fd, dg->msgs, k, 0)) > 0) {
 			dg->sent += (unsigned)n;
+			atomic_store_explicit(&dg->iv_count, dg->sent,
+			    memory_order_relaxed);
 			if (stream_io_count(io, (ssize_t)n * (ssize_t)io->len) ==
 			    -1) {
 				io->what = "sendmmsg";

@@ -121,19 +121,47 @@ zerocopy(const struct gb_zerocopy *z)
 	    "copied", member_jint(z->copied));
 }
 
+/* -u: the kernel's counts on this end's host, or null. */
+static json_t *
+udp_kernel(const struct gb_udp *u)
+{
+	if (!u->has_kernel)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:I}",
+	    "rcvbuf_errors", member_jint(u->rcvbuf_errors),
+	    "sndbuf_errors", member_jint(u->sndbuf_errors),
+	    "in_errors", member_jint(u->in_errors),
+	    "in_csum_errors", member_jint(u->in_csum_errors));
+}
+
+static json_t *
+udp_ifdrops(const struct gb_udp *u)
+{
+	if (!u->has_ifdrops)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I}",
+	    "rx_dropped", member_jint(u->if_rx_dropped),
+	    "tx_dropped", member_jint(u->if_tx_dropped),
+	    "rx_missed", member_jint(u->if_rx_missed));
+}
+
 /* -u: the end's datagram counts, or null for a TCP test. */
 static json_t *
 udp(const struct gb_udp *u)
 {
 	if (!u->has)
 		return json_null();
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, "
+	    "s:o, s:o, s:o}",
 	    "length", member_jint(u->length), "batch", member_jint(u->batch),
 	    "datagrams", member_jint(u->datagrams),
 	    "enobufs", member_jint(u->enobufs),
 	    "refused", member_jint(u->refused), "gaps", member_jint(u->gaps),
 	    "ooo", member_jint(u->ooo), "dup", member_jint(u->dup),
-	    "stray", member_jint(u->stray), "jitter_ms", u->jitter_ms);
+	    "stray", member_jint(u->stray), "jitter_ms", u->jitter_ms,
+	    "sock_drops", member_uint_or_null(u->has_sock_drops,
+	    u->sock_drops), "kernel", udp_kernel(u),
+	    "interface_drops", udp_ifdrops(u));
 }
 
 /* json_object_update() does not steal; this does. */

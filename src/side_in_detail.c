@@ -252,6 +252,38 @@ zerocopy(struct side_in *in, const json_t *j, struct gb_zerocopy *z)
 	return 0;
 }
 
+/* -u: the kernel's counts and the interface's drops, each null or all. */
+static int
+udp_kernel(struct side_in *in, const json_t *j, struct gb_udp *u)
+{
+	const json_t *o;
+	int y = SIDE_WANT_VALUE;
+
+	if ((u->has_kernel = side_member_object(in, j, "kernel",
+	    SIDE_WANT_ANY, &o)) == -1)
+		return -1;
+	if (u->has_kernel && (side_member_uint(in, o, "rcvbuf_errors",
+	    UINT64_MAX, y, &u->rcvbuf_errors) == -1 ||
+	    side_member_uint(in, o, "sndbuf_errors", UINT64_MAX, y,
+	    &u->sndbuf_errors) == -1 ||
+	    side_member_uint(in, o, "in_errors", UINT64_MAX, y,
+	    &u->in_errors) == -1 ||
+	    side_member_uint(in, o, "in_csum_errors", UINT64_MAX, y,
+	    &u->in_csum_errors) == -1))
+		return -1;
+	if ((u->has_ifdrops = side_member_object(in, j, "interface_drops",
+	    SIDE_WANT_ANY, &o)) == -1)
+		return -1;
+	if (u->has_ifdrops && (side_member_uint(in, o, "rx_dropped",
+	    UINT64_MAX, y, &u->if_rx_dropped) == -1 ||
+	    side_member_uint(in, o, "tx_dropped", UINT64_MAX, y,
+	    &u->if_tx_dropped) == -1 ||
+	    side_member_uint(in, o, "rx_missed", UINT64_MAX, y,
+	    &u->if_rx_missed) == -1))
+		return -1;
+	return 0;
+}
+
 /* -u's counts: null for a TCP test. */
 static int
 udp(struct side_in *in, const json_t *j, struct gb_udp *u)
@@ -285,7 +317,10 @@ udp(struct side_in *in, const json_t *j, struct gb_udp *u)
 			return -1;
 	if (!(u->jitter_ms >= 0))
 		return side_member_fail(in, "jitter_ms", "is negative");
-	return 0;
+	if ((u->has_sock_drops = side_member_uint(in, o, "sock_drops",
+	    UINT64_MAX, SIDE_WANT_ANY, &u->sock_drops)) == -1)
+		return -1;
+	return udp_kernel(in, o, u);
 }
 
 /* The data path, -Z's counts, the TOS byte, the pacing rate, streams. */

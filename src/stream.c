@@ -96,6 +96,8 @@ stream_io_udp(const struct stream_io *io, int is_tx, struct gb_udp *u)
 	u->ooo += dg->seq.ooo;
 	u->dup += dg->seq.dup;
 	u->stray += dg->stray;
+	u->has_sock_drops = 1;
+	u->sock_drops += dg->sock_drops;
 	if (jitter_ms > u->jitter_ms)
 		u->jitter_ms = jitter_ms;
 }

@@ -93,6 +93,7 @@ struct xfer {
 	struct xfer_measure	 ms;		/* around the transfer */
 	uint8_t			 dg_token[DGRAM_TOKEN_LEN];	/* -u */
 	uint64_t		 iv_bytes;
+	uint64_t		 iv_count, iv_expect;	/* -u */
 	double			 iv_start_s;
 	unsigned		 niv;
 	struct gb_interval	*iv;
@@ -177,6 +178,31 @@ stream_main(void *arg)
 	return NULL;
 }
 
+/* -u: the slice's datagrams, and the receiver's new gaps and jitter. */
+static void
+xfer_sample_udp(struct xfer *x, struct gb_interval *iv)
+{
+	uint64_t count = 0, expect = 0, j, gaps;
+	unsigned i;
+
+	iv->has_udp = 1;
+	for (i = 0; i < x->n; i++) {
+		count += atomic_load_explicit(&x->s[i].io.dg.iv_count,
+		    memory_order_relaxed);
+		expect += atomic_load_explicit(&x->s[i].io.dg.iv_expect,
+		    memory_order_relaxed);
+		j = atomic_load_explicit(&x->s[i].io.dg.iv_jitter_ns,
+		    memory_order_relaxed);
+		if (j / 1e6 > iv->jitter_ms)
+			iv->jitter_ms = (double)j / 1e6;
+	}
+	iv->datagrams = count - x->iv_count;
+	gaps = expect - x->iv_expect;
+	iv->lost = gaps > iv->datagrams ? gaps - iv->datagrams : 0;
+	x->iv_count = count;
+	x->iv_expect = expect;
+}
+
 /*
  * Slices are measured against real elapsed time, not the timer's period.
  * The last one (final) ends at the last byte; when it is too short to
@@ -209,6 +235,8 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	iv->bytes = total - x->iv_bytes;
 	x->iv_bytes = total;
 	x->iv_start_s = t;
+	if (x->p.udp)
+		xfer_sample_udp(x, iv);
 	if (x->interval_cb != NULL)
 		x->interval_cb(iv, x->is_tx, x->arg);
 }

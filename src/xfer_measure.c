@@ -68,9 +68,26 @@ xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
 	return 0;
 }
 
+/* -u: the kernel's UDP counters and the interface's drops, or none. */
+static void
+measure_udp(const struct xfer_measure *m, struct udpstat *u,
+    struct ifdrops *d)
+{
+	char err[GB_ERR_LEN];
+
+	if (!m->p->udp)
+		return;
+	if (udpstat_read(m->roots, u, err, sizeof(err)) == -1)
+		u->has = 0;
+	if (m->ifname[0] == '\0' || ifdrops_read(m->roots, m->ifname, d, err,
+	    sizeof(err)) == -1)
+		d->has = 0;
+}
+
 int
 xfer_measure_before(struct xfer_measure *m, char *err, size_t errlen)
 {
+	measure_udp(m, &m->udp_before, &m->drops_before);
 	m->before = hoststat_take(m->roots, m->ifname, err, errlen);
 	return m->before != NULL ? 0 : -1;
 }
@@ -87,6 +104,7 @@ xfer_measure_after(struct xfer_measure *m)
 	char err[GB_ERR_LEN];
 
 	m->after = hoststat_take(m->roots, m->ifname, err, sizeof(err));
+	measure_udp(m, &m->udp_after, &m->drops_after);
 	if (m->capture != NULL) {
 		capture_stop(m->capture, &m->cap);
 		m->capture = NULL;
@@ -111,10 +129,35 @@ measure_per_segment(struct gb_side *side, int is_tx)
 	}
 }
 
+/* -u: the kernel's counts over the test into the side's udp. */
+static void
+measure_udp_side(const struct xfer_measure *m, struct gb_udp *u)
+{
+	struct udpstat k;
+	struct ifdrops d;
+
+	udpstat_diff(&m->udp_before, &m->udp_after, &k);
+	if ((u->has_kernel = k.has)) {
+		u->rcvbuf_errors = k.rcvbuf_errors;
+		u->sndbuf_errors = k.sndbuf_errors;
+		u->in_errors = k.in_errors;
+		u->in_csum_errors = k.in_csum_errors;
+	}
+	ifdrops_diff(&m->drops_before, &m->drops_after, &d);
+	if ((u->has_ifdrops = d.has)) {
+		u->if_rx_dropped = d.rx_dropped;
+		u->if_tx_dropped = d.tx_dropped;
+		u->if_rx_missed = d.rx_missed_errors;
+	}
+}
+
 void
 xfer_measure_side(const struct xfer_measure *m, struct gb_side *side)
 {
 	double wall;
+
+	if (m->p->udp)
+		measure_udp_side(m, &side->udp);
 
 	side->sndbuf = m->sndbuf;
 	side->rcvbuf = m->rcvbuf;

@@ -16,6 +16,7 @@
 #include "base/result.h"
 #include "host/capture.h"
 #include "host/hoststat.h"
+#include "host/udpstat.h"
 #include "data/xfer.h"
 
 struct xfer_measure {
@@ -35,6 +36,9 @@ struct xfer_measure {
 	struct capture		*capture;
 	struct gb_capture	 cap;
 	char			 capture_err[GB_ERR_LEN];
+	/* -u: the kernel's UDP and interface drop counters. */
+	struct udpstat		 udp_before, udp_after;
+	struct ifdrops		 drops_before, drops_after;
 };
 
 /*

@@ -210,6 +210,18 @@ struct gb_udp {
 	uint64_t	dup;		/* receiver: arrived twice */
 	uint64_t	stray;		/* receiver: not this test's */
 	double		jitter_ms;	/* receiver: RFC 3550, worst stream */
+	/* receiver: SO_RXQ_OVFL, what its own sockets dropped (full) */
+	int		has_sock_drops;
+	uint64_t	sock_drops;
+	/*
+	 * The kernel's counts over the test on this end's host (udpstat.h):
+	 * all of its UDP (IPv4 and IPv6), not only the test's; and the
+	 * test interface's drops.
+	 */
+	int		has_kernel;
+	uint64_t	rcvbuf_errors, sndbuf_errors, in_errors, in_csum_errors;
+	int		has_ifdrops;
+	uint64_t	if_rx_dropped, if_tx_dropped, if_rx_missed;
 };
 
 /* One end's figures. */
@@ -252,6 +264,11 @@ struct gb_interval {
 	double		start_s;	/* from test start */
 	double		end_s;
 	uint64_t	bytes;
+	/* -u: datagrams in the slice; the receiver's gaps and jitter. */
+	int		has_udp;
+	uint64_t	datagrams;
+	uint64_t	lost;		/* receiver: new gaps in the seqs */
+	double		jitter_ms;	/* receiver: at the slice's end */
 };
 
 struct gb_result {

@@ -86,6 +86,11 @@ struct stream_dg {
 	uint64_t	 enobufs;	/* sender: ENOBUFS/EAGAIN */
 	uint64_t	 refused;	/* sender: ECONNREFUSED */
 	uint64_t	 stray;		/* receiver: not this stream's */
+	uint64_t	 sock_drops;	/* receiver: SO_RXQ_OVFL's, latest */
+	/* For -i, stored once per call: sent or received, seqs seen. */
+	_Atomic uint64_t iv_count;
+	_Atomic uint64_t iv_expect;
+	_Atomic uint64_t iv_jitter_ns;
 	int		 ended;		/* receiver: the sender's END came */
 	struct timespec	 last;		/* the last data sent or received */
 	struct seqstat	 seq;		/* receiver */
