@@ -952,6 +952,17 @@ seeds_sessions(void)
 		s_op(&s, i % 2 ? S_CLOSE : S_SHUT, i, -1);
 	save("fuzz_session", "session-connect-close", &s);
 	free(s.p);
+	/* -u: the accept opens the greeter; no datagram comes. */
+	memset(&s, 0, sizeof(s));
+	m = msg_new(PROTO_HELLO);
+	m->params.udp = 1;
+	m->params.buflen = 1472;
+	m->params.rate_bps = 10000000;
+	s_msg(&s, 0, m);
+	s_op(&s, S_WAIT, 0, -1);
+	free(m);
+	save("fuzz_session", "session-udp-hello", &s);
+	free(s.p);
 	/* A hello asking for an MTU (refused: no --allow-mtu). */
 	memset(&s, 0, sizeof(s));
 	m = msg_new(PROTO_HELLO);
