@@ -17,6 +17,8 @@ static const char *const datapath_names[GB_PATH_COUNT] = {
 	[GB_PATH_SPLICE] = "splice",
 	[GB_PATH_SENDMMSG] = "sendmmsg",
 	[GB_PATH_RECVMMSG] = "recvmmsg",
+	[GB_PATH_GSO] = "gso",
+	[GB_PATH_GRO] = "gro",
 };
 
 const char *
@@ -49,7 +51,9 @@ datapath_asked(const struct gb_params *p, int is_tx)
 int
 datapath_of(const struct gb_params *p, int is_tx)
 {
+	if (p->udp && is_tx)
+		return p->gso ? GB_PATH_GSO : GB_PATH_SENDMMSG;
 	if (p->udp)
-		return is_tx ? GB_PATH_SENDMMSG : GB_PATH_RECVMMSG;
+		return p->gro ? GB_PATH_GRO : GB_PATH_RECVMMSG;
 	return datapath_asked(p, is_tx);
 }

@@ -48,6 +48,8 @@ static const struct option opts_long[] = {
 	{ "format",	required_argument,	NULL,	'f' },
 	{ "fq-rate",	required_argument,	NULL,	OPT_FQ_RATE },
 	{ "handshake-timeout", required_argument, NULL,	OPT_LIMIT },
+	{ "gro",	no_argument,		NULL,	OPT_GRO },
+	{ "gso",	no_argument,		NULL,	OPT_GSO },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "interface",	required_argument,	NULL,	'I' },
 	{ "interval",	required_argument,	NULL,	'i' },
@@ -301,6 +303,12 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		break;
 	case OPT_ALLOW_MTU:
 		o->allow_mtu = 1;
+		break;
+	case OPT_GSO:
+		o->params.gso = 1;
+		break;
+	case OPT_GRO:
+		o->params.gro = 1;
 		break;
 	case OPT_ALLOW_REVERSE:
 		o->allow_reverse = 1;

@@ -75,10 +75,10 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 	    "--skip-rx-copy" : NULL;
 
 	if (!p->udp) {
-		if (!st->rate && !st->batch)
+		if (!st->rate && !st->batch && !p->gso && !p->gro)
 			return OPTS_OK;
 		snprintf(st->name, sizeof(st->name), "%s", st->rate ? "-R" :
-		    "--batch");
+		    st->batch ? "--batch" : p->gso ? "--gso" : "--gro");
 		return opts_error(st, "is for UDP tests: add -u");
 	}
 	if (o->host == NULL) {

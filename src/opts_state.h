@@ -35,6 +35,8 @@ enum {
 	OPT_PSK,
 	OPT_ALLOW_REVERSE,
 	OPT_BATCH,
+	OPT_GSO,
+	OPT_GRO,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 

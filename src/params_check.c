@@ -139,9 +139,11 @@ static int
 params_udp_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	if (!p->udp) {
-		if (p->rate_bps == 0 && p->rate_pps == 0 && p->batch == 0)
+		if (p->rate_bps == 0 && p->rate_pps == 0 && p->batch == 0 &&
+		    !p->gso && !p->gro)
 			return 0;
-		snprintf(err, errlen, "rate and batch are for UDP tests (-u)");
+		snprintf(err, errlen, "rate, batch, gso and gro are for UDP "
+		    "tests (-u)");
 		return -1;
 	}
 	if (p->buflen < GB_MIN_DGRAM || p->buflen > GB_MAX_DGRAM) {

@@ -6,9 +6,10 @@
  *	skip_rx_copy	recv(MSG_TRUNC): TCP discards the bytes, copies none
  *	splice		splice() socket -> pipe, pipe -> /dev/null
  *	recvmmsg	-u: recvmmsg() of --batch datagrams, each told
- *			apart by its header (dgram.h) and counted by its
+ *	gro		apart by its header (dgram.h) and counted by its
  *			sequence number (seqstat.h) at the kernel's
- *			arrival time (SO_TIMESTAMPNS)
+ *			arrival time (SO_TIMESTAMPNS); --gro: each message
+ *			a train the kernel coalesced (UDP_GRO)
  *
  * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
  * whole-buffer read from outwaiting a silent peer, and the end of a
@@ -22,6 +23,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <netinet/udp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -241,11 +243,37 @@ splice_loop(struct stream_io *io)
  * sent before the END is queued ahead of it on the same path).
  */
 #define DG_SLICE_MS	50
+/* --gro: a train is at most this long. */
+#define DG_GRO_BYTES	65536u
+
+/*
+ * --gro: UDP_GRO on the socket, and room for a whole train (64 KB) in
+ * each message; a kernel without it (before 5.0) falls back to recvmmsg
+ * with a note.
+ */
+static int
+dg_gro(struct stream_io *io)
+{
+	int on = 1;
+
+	if (io->path != GB_PATH_GRO)
+		return 0;
+	if (setsockopt(io->fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) == -1) {
+		snprintf(io->note, sizeof(io->note), "--gro: UDP_GRO: %s; "
+		    "recvmmsg instead", strerror(errno));
+		io->path = GB_PATH_RECVMMSG;
+		return 0;
+	}
+	io->len = DG_GRO_BYTES;
+	return 0;
+}
 
 static int
 dg_open(struct stream_io *io, char *err, size_t errlen)
 {
 	int on = 1;
+
+	dg_gro(io);
 
 	seqstat_init(&io->dg.seq);
 	if (setsockopt(io->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on,
@@ -270,12 +298,18 @@ dg_open(struct stream_io *io, char *err, size_t errlen)
  * buffer was full, as of this one (sent only once there were some).
  */
 static uint64_t
-dg_arrival(struct stream_dg *dg, const struct mmsghdr *m)
+dg_arrival(struct stream_dg *dg, const struct mmsghdr *m, int *gro)
 {
 	struct cmsghdr *c;
 	struct timespec ts;
 	uint64_t t = 0;
 	uint32_t drops;
+
+	*gro = 0;
+	for (c = CMSG_FIRSTHDR(&m->msg_hdr); c != NULL;
+	    c = CMSG_NXTHDR((struct msghdr *)&m->msg_hdr, c))
+		if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO)
+			memcpy(gro, CMSG_DATA(c), sizeof(*gro));
 
 	for (c = CMSG_FIRSTHDR(&m->msg_hdr); c != NULL;
 	    c = CMSG_NXTHDR((struct msghdr *)&m->msg_hdr, c)) {
@@ -294,31 +328,54 @@ dg_arrival(struct stream_dg *dg, const struct mmsghdr *m)
 	return t;
 }
 
-/* n datagrams in: this stream's data counted, the rest told apart. */
+/* One datagram of len bytes at p: counted when it is this stream's. */
+static uint64_t
+dg_one(struct stream_dg *dg, const uint8_t *p, uint32_t len, uint64_t t)
+{
+	struct dgram_hdr h;
+
+	if (dgram_decode(p, len, &h) != DGRAM_OK ||
+	    !dgram_token_eq(&h, dg->token) || h.stream != dg->id) {
+		dg->stray++;
+		return 0;
+	}
+	if (h.kind == DGRAM_END)
+		dg->ended = 1;
+	if (h.kind != DGRAM_DATA)
+		return 0;	/* END, or a hello sent again */
+	seqstat_add(&dg->seq, h.seq, h.send_ns, t, len);
+	return len;
+}
+
+/*
+ * n messages in: this stream's data counted, the rest told apart.  With
+ * --gro a message is a train of datagrams of the UDP_GRO size (the last
+ * one may be shorter), all with the train's arrival time.
+ */
 static uint64_t
 dg_take(struct stream_io *io, unsigned n)
 {
 	struct stream_dg *dg = &io->dg;
-	struct dgram_hdr h;
-	uint64_t bytes = 0;
+	const uint8_t *p;
+	uint64_t bytes = 0, t;
+	uint32_t len, off, seg;
 	unsigned i;
-	uint32_t len;
+	int gro;
 
 	for (i = 0; i < n; i++) {
 		len = dg->msgs[i].msg_len;
-		if (dgram_decode((uint8_t *)io->buf + (size_t)i * io->len, len,
-		    &h) != DGRAM_OK || !dgram_token_eq(&h, dg->token) ||
-		    h.stream != dg->id) {
-			dg->stray++;
+		p = (const uint8_t *)io->buf + (size_t)i * io->len;
+		t = dg_arrival(dg, &dg->msgs[i], &gro);
+		if (gro <= 0 || (uint32_t)gro >= len) {
+			bytes += dg_one(dg, p, len, t);
 			continue;
 		}
-		if (h.kind == DGRAM_END)
-			dg->ended = 1;
-		if (h.kind != DGRAM_DATA)
-			continue;	/* END, or a hello sent again */
-		seqstat_add(&dg->seq, h.seq, h.send_ns,
-		    dg_arrival(dg, &dg->msgs[i]), len);
-		bytes += len;
+		dg->gro_trains++;
+		for (off = 0; off < len; off += seg) {
+			seg = len - off < (uint32_t)gro ? len - off :
+			    (uint32_t)gro;
+			bytes += dg_one(dg, p + off, seg, t);
+		}
 	}
 	return bytes;
 }
@@ -395,6 +452,7 @@ static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
 	[GB_PATH_SKIP_RX_COPY] =	{ buf_open, recv_trunc, shut_write },
 	[GB_PATH_SPLICE] =		{ splice_open, splice_loop, shut_write },
 	[GB_PATH_RECVMMSG] =		{ dg_open, dg_recv, dg_end },
+	[GB_PATH_GRO] =			{ dg_open, dg_recv, dg_end },
 };
 
 int

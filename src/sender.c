@@ -6,7 +6,8 @@
  *	zerocopy	send(MSG_ZEROCOPY) from a ring of buffers
  *	sendfile	sendfile() of a memfd that holds one buffer
  *	sendmmsg	-u: sendmmsg() of --batch datagrams, each with its
- *			header (dgram.h), paced to -R
+ *	gso		header (dgram.h), paced to -R; --gso: in one send()
+ *			that the kernel cuts (sender_dgram.c has these)
  *
  * and the end of a stream: the write side shut down after the last
  * buffer, the wait for the receiver's FIN, -Z's last completions.  It
@@ -44,10 +45,10 @@
 
 #include "base/datapath.h"
 #include "base/monotime.h"
-#include "data/dgram.h"
 #include "base/params.h"
 #include "data/sender.h"
 #include "data/stream.h"
+#include "sender_dgram.h"
 
 /* zc_wait's slot for "any completion". */
 #define ZC_ANY_SLOT	GB_ZC_RING_MAX
@@ -419,146 +420,14 @@ sendfile_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 	return rc;
 }
 
-/* ---- -u: datagrams ---- */
-
-/* The sender's END, this many times, DG_END_GAP_MS apart. */
-#define DG_END_COUNT	3
-#define DG_END_GAP_MS	10
-/* A sender that fell behind its pace catches up at most this much. */
-#define DG_CATCHUP_NS	UINT64_C(10000000)
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void
-sleep_until_ns(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
-	    .tv_nsec = (long)(t % 1000000000u) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	    EINTR)
-		continue;
-}
-
-/* A batch of datagrams of io->len bytes, each header encoded once. */
-static int
-dg_open(struct stream_io *io, char *err, size_t errlen)
-{
-	struct stream_dg *dg = &io->dg;
-	struct dgram_hdr h = { .kind = DGRAM_DATA, .stream = dg->id };
-	uint32_t i;
-
-	memcpy(h.token, dg->token, sizeof(h.token));
-	if (stream_io_buf(io, (size_t)dg->batch * io->len, STREAM_FILL_BYTE,
-	    err, errlen) == -1 || stream_dg_arrays(io, 0, err, errlen) == -1)
-		return -1;
-	for (i = 0; i < dg->batch; i++)
-		dgram_encode(&h, (uint8_t *)io->buf + (size_t)i * io->len);
-	return 0;
-}
-
-/*
- * Datagrams per call: the batch, or about a millisecond's worth when
- * paced, so that a paced batch is never a burst of much more than 1 ms.
- */
-static unsigned
-dg_per_call(const struct stream_dg *dg)
-{
-	uint64_t k = dg->pps / 1000;
-
-	if (dg->pps == 0 || k > dg->batch)
-		return dg->batch;
-	return k == 0 ? 1 : (unsigned)k;
-}
-
-/*
- * Paced by a token bucket on CLOCK_MONOTONIC, read once per batch: the
- * next datagram is due at t0 + sent / pps; each datagram's send time is
- * its due time.  A full socket buffer or device queue (ENOBUFS, EAGAIN
- * after SO_SNDTIMEO) and ICMP port unreachable (ECONNREFUSED) are
- * counted, not fatal: they are what the test measures.
- */
-static int
-dg_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
-{
-	struct stream_dg *dg = &io->dg;
-	unsigned per = dg_per_call(dg), k, i;
-	uint64_t t0 = now_ns(), t, due, gap = dg->pps ? 1000000000u / dg->pps :
-	    0;
-	int n;
-
-	while (atomic_load_explicit(stop, memory_order_relaxed) ==
-	    STREAM_RUNNING && (nbuf == 0 || dg->sent < nbuf)) {
-		k = nbuf != 0 && nbuf - dg->sent < per ?
-		    (unsigned)(nbuf - dg->sent) : per;
-		t = now_ns();
-		if (dg->pps != 0) {
-			due = t0 + (uint64_t)((double)dg->sent * 1e9 /
-			    (double)dg->pps);
-			if (due > t)
-				sleep_until_ns(due);
-			else if (t - due > DG_CATCHUP_NS)
-				t0 += t - due - DG_CATCHUP_NS;
-			t = due > t ? due : t;
-		}
-		for (i = 0; i < k; i++)
-			dgram_stamp((uint8_t *)io->buf + (size_t)i * io->len,
-			    dg->sent + i, t + i * gap);
-		if ((n = sendmmsg(io->fd, dg->msgs, k, 0)) > 0) {
-			dg->sent += (unsigned)n;
-			atomic_store_explicit(&dg->iv_count, dg->sent,
-			    memory_order_relaxed);
-			if (stream_io_count(io, (ssize_t)n * (ssize_t)io->len) ==
-			    -1) {
-				io->what = "sendmmsg";
-				return -1;
-			}
-		} else if (n == -1 && (errno == ENOBUFS || errno == EAGAIN))
-			dg->enobufs++;
-		else if (n == -1 && errno == ECONNREFUSED)
-			dg->refused++;
-		else if (n == -1 && errno != EINTR) {
-			io->what = "sendmmsg";
-			return -1;
-		}
-	}
-	clock_gettime(CLOCK_MONOTONIC, &dg->last);	/* not the END's */
-	return 0;
-}
-
-/* No FIN: the END datagram, a few times, carrying the count sent. */
-static int
-dg_finish(struct stream_io *io)
-{
-	struct dgram_hdr h = { .kind = DGRAM_END, .stream = io->dg.id,
-	    .seq = io->dg.sent };
-	uint8_t end[DGRAM_HDR_LEN];
-	int i;
-
-	memcpy(h.token, io->dg.token, sizeof(h.token));
-	for (i = 0; i < DG_END_COUNT; i++) {
-		if (i > 0)
-			sleep_until_ns(now_ns() + DG_END_GAP_MS * 1000000u);
-		h.send_ns = now_ns();
-		dgram_encode(&h, end);
-		/* Lost or refused, the receiver's drain time ends it too. */
-		(void)send(io->fd, end, sizeof(end), MSG_NOSIGNAL);
-	}
-	return 0;
-}
-
 static const struct sender_path sender_paths[GB_PATH_COUNT] = {
 	[GB_PATH_SEND] =	{ plain_open, plain_send, fin_wait },
 	[GB_PATH_ZEROCOPY] =	{ zc_open, zc_send, zc_finish },
 	[GB_PATH_SENDFILE] =	{ sendfile_open, sendfile_send, fin_wait },
-	[GB_PATH_SENDMMSG] =	{ dg_open, dg_send, dg_finish },
+	[GB_PATH_SENDMMSG] =	{ sender_dg_open, sender_dg_send,
+				  sender_dg_finish },
+	[GB_PATH_GSO] =		{ sender_gso_open, sender_dg_send,
+				  sender_dg_finish },
 };
 
 int

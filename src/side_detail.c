@@ -152,13 +152,14 @@ udp(const struct gb_udp *u)
 	if (!u->has)
 		return json_null();
 	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, "
-	    "s:o, s:o, s:o}",
+	    "s:I, s:o, s:o, s:o}",
 	    "length", member_jint(u->length), "batch", member_jint(u->batch),
 	    "datagrams", member_jint(u->datagrams),
 	    "enobufs", member_jint(u->enobufs),
 	    "refused", member_jint(u->refused), "gaps", member_jint(u->gaps),
 	    "ooo", member_jint(u->ooo), "dup", member_jint(u->dup),
 	    "stray", member_jint(u->stray), "jitter_ms", u->jitter_ms,
+	    "gro_trains", member_jint(u->gro_trains),
 	    "sock_drops", member_uint_or_null(u->has_sock_drops,
 	    u->sock_drops), "kernel", udp_kernel(u),
 	    "interface_drops", udp_ifdrops(u));

@@ -299,6 +299,7 @@ udp(struct side_in *in, const json_t *j, struct gb_udp *u)
 		{ "ooo", offsetof(struct gb_udp, ooo) },
 		{ "dup", offsetof(struct gb_udp, dup) },
 		{ "stray", offsetof(struct gb_udp, stray) },
+		{ "gro_trains", offsetof(struct gb_udp, gro_trains) },
 	};
 	const json_t *o;
 	size_t i;

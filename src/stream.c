@@ -83,7 +83,7 @@ stream_io_udp(const struct stream_io *io, int is_tx, struct gb_udp *u)
 	double jitter_ms = dg->seq.jitter_ns / 1e6;
 
 	u->has = 1;
-	u->length = (uint32_t)io->len;
+	u->length = dg->length;
 	u->batch = dg->batch;
 	if (is_tx) {
 		u->datagrams += dg->sent;
@@ -96,6 +96,7 @@ stream_io_udp(const struct stream_io *io, int is_tx, struct gb_udp *u)
 	u->ooo += dg->seq.ooo;
 	u->dup += dg->seq.dup;
 	u->stray += dg->stray;
+	u->gro_trains += dg->gro_trains;
 	u->has_sock_drops = 1;
 	u->sock_drops += dg->sock_drops;
 	if (jitter_ms > u->jitter_ms)

@@ -353,6 +353,7 @@ xfer_dg_config(struct xfer *x, struct stream_dg *dg, unsigned i)
 
 	memcpy(dg->token, x->dg_token, sizeof(dg->token));
 	dg->id = (uint16_t)i;
+	dg->length = x->p.buflen;
 	dg->batch = x->p.batch != 0 ? x->p.batch : GB_DEFAULT_BATCH;
 	dg->pps = x->p.rate_pps;
 	if (x->p.rate_bps != 0)

@@ -448,7 +448,8 @@ struct bad_body {
 	"\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,\"interval_ms\":0," \
 	"\"link_mbps\":0,\"mtu\":0,\"cc\":\"\""
 /* Issue 5's members, checked after the others. */
-#define P_UDP ",\"udp\":false,\"rate_bps\":0,\"rate_pps\":0,\"batch\":0"
+#define P_UDP ",\"udp\":false,\"rate_bps\":0,\"rate_pps\":0,\"batch\":0," \
+	"\"gso\":false,\"gro\":false"
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
 	"\"fq_rate\":0,\"tos\":0" P_UDP
 #define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"

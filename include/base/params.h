@@ -84,6 +84,8 @@ enum gb_path {
 	GB_PATH_SPLICE,		/* --splice: socket -> pipe -> /dev/null */
 	GB_PATH_SENDMMSG,	/* -u: sendmmsg() of --batch datagrams */
 	GB_PATH_RECVMMSG,	/* -u: recvmmsg() of --batch datagrams */
+	GB_PATH_GSO,		/* -u --gso: one send() cut by UDP_SEGMENT */
+	GB_PATH_GRO,		/* -u --gro: recvmmsg() of UDP_GRO trains */
 	GB_PATH_COUNT
 };
 
@@ -114,6 +116,8 @@ struct gb_params {
 	uint64_t	rate_bps;	/* bit/s of payload */
 	uint64_t	rate_pps;	/* datagrams/s */
 	uint32_t	batch;		/* --batch: per system call, 0 default */
+	int		gso;		/* --gso: the sender's UDP_SEGMENT */
+	int		gro;		/* --gro: the receiver's UDP_GRO */
 };
 
 /*

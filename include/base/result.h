@@ -210,6 +210,7 @@ struct gb_udp {
 	uint64_t	dup;		/* receiver: arrived twice */
 	uint64_t	stray;		/* receiver: not this test's */
 	double		jitter_ms;	/* receiver: RFC 3550, worst stream */
+	uint64_t	gro_trains;	/* receiver: --gro messages of many */
 	/* receiver: SO_RXQ_OVFL, what its own sockets dropped (full) */
 	int		has_sock_drops;
 	uint64_t	sock_drops;

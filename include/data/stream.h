@@ -87,6 +87,8 @@ struct stream_dg {
 	uint64_t	 refused;	/* sender: ECONNREFUSED */
 	uint64_t	 stray;		/* receiver: not this stream's */
 	uint64_t	 sock_drops;	/* receiver: SO_RXQ_OVFL's, latest */
+	uint64_t	 gro_trains;	/* receiver: --gro messages of many */
+	uint32_t	 length;	/* the test's datagram length (-l) */
 	/* For -i, stored once per call: sent or received, seqs seen. */
 	_Atomic uint64_t iv_count;
 	_Atomic uint64_t iv_expect;
@@ -125,8 +127,8 @@ struct stream_io {
 	char		 note[128];	/* why the path is not the one asked */
 };
 
-/* One message's control buffer: room for SCM_TIMESTAMPNS. */
-#define DG_CMSG_LEN	64
+/* One message's control buffer: SCM_TIMESTAMPNS, SO_RXQ_OVFL, UDP_GRO. */
+#define DG_CMSG_LEN	128
 
 /*
  * -u: io->dg.batch messages over io->buf (batch x io->len bytes), each
