@@ -104,6 +104,7 @@ static int	opts_bad(struct opts_state *, int, char **);
 static int	opts_unknown(struct opts_state *);
 static int	opts_flag(struct gb_opts *, struct opts_state *, int,
 		    const char *);
+static int	opts_data_flag(struct gb_opts *, struct opts_state *, int);
 static int	opts_operands(struct gb_opts *, struct opts_state *, int,
 		    char **);
 
@@ -249,6 +250,42 @@ opts_unknown(struct opts_state *st)
 	return opts_error(st, "unknown option: %s", name);
 }
 
+/* The flags of the data path: -u and its offloads, -Z and the rest; -1 else. */
+static int
+opts_data_flag(struct gb_opts *o, struct opts_state *st, int ch)
+{
+	struct gb_params *p = &o->params;
+
+	switch (ch) {
+	case 'u':
+		p->udp = 1;
+		return 0;
+	case OPT_GSO:
+		p->gso = 1;
+		return 0;
+	case OPT_GRO:
+		p->gro = 1;
+		return 0;
+	case 'Z':
+		p->tx_path = GB_PATH_ZEROCOPY;
+		st->zflag = 1;
+		return 0;
+	case OPT_SENDFILE:
+		p->tx_path = GB_PATH_SENDFILE;
+		st->sendfile = 1;
+		return 0;
+	case OPT_SKIP_RX_COPY:
+		p->rx_path = GB_PATH_SKIP_RX_COPY;
+		st->skip_rx_copy = 1;
+		return 0;
+	case OPT_SPLICE:
+		p->rx_path = GB_PATH_SPLICE;
+		st->splice = 1;
+		return 0;
+	}
+	return -1;
+}
+
 /* Options without a value; the others go to opts_value(). */
 static int
 opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
@@ -287,9 +324,6 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case 't':
 		st->tflag = 1;
 		break;
-	case 'u':
-		o->params.udp = 1;
-		break;
 	case 'V':
 		return OPTS_VERSION;
 	case 'v':
@@ -304,36 +338,15 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_ALLOW_MTU:
 		o->allow_mtu = 1;
 		break;
-	case OPT_GSO:
-		o->params.gso = 1;
-		break;
-	case OPT_GRO:
-		o->params.gro = 1;
-		break;
 	case OPT_ALLOW_REVERSE:
 		o->allow_reverse = 1;
 		break;
 	case OPT_RESTORE:
 		st->restore = 1;
 		break;
-	case 'Z':
-		o->params.tx_path = GB_PATH_ZEROCOPY;
-		st->zflag = 1;
-		break;
-	case OPT_SENDFILE:
-		o->params.tx_path = GB_PATH_SENDFILE;
-		st->sendfile = 1;
-		break;
-	case OPT_SKIP_RX_COPY:
-		o->params.rx_path = GB_PATH_SKIP_RX_COPY;
-		st->skip_rx_copy = 1;
-		break;
-	case OPT_SPLICE:
-		o->params.rx_path = GB_PATH_SPLICE;
-		st->splice = 1;
-		break;
 	default:
-		return opts_value(o, st, ch, arg);
+		return opts_data_flag(o, st, ch) == 0 ? OPTS_OK :
+		    opts_value(o, st, ch, arg);
 	}
 	return OPTS_OK;
 }

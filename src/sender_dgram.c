@@ -30,6 +30,8 @@
 #define GSO_BYTES	65000u
 /* A sender that fell behind its pace catches up at most this much. */
 #define DG_CATCHUP_NS	UINT64_C(10000000)
+/* A wait for the next datagram looks at the stop flag this often. */
+#define DG_WAIT_SLICE_NS	UINT64_C(10000000)
 
 static uint64_t
 now_ns(void)
@@ -75,11 +77,31 @@ sender_dg_open(struct stream_io *io, char *err, size_t errlen)
 static unsigned
 dg_per_call(const struct stream_dg *dg)
 {
-	uint64_t k = dg->pps / 1000;
+	double k = dg->pps / 1000;
 
 	if (dg->pps == 0 || k > dg->batch)
 		return dg->batch;
-	return k == 0 ? 1 : (unsigned)k;
+	return k < 1 ? 1 : (unsigned)k;
+}
+
+/*
+ * Sleep until t, in slices of at most DG_WAIT_SLICE_NS so that a slow
+ * pace (1 datagram/s) does not outlast the test: -1 when it is over.
+ */
+static int
+dg_wait(atomic_int *stop, uint64_t t)
+{
+	uint64_t now;
+
+	while ((now = now_ns()) < t) {
+		if (atomic_load_explicit(stop, memory_order_relaxed) !=
+		    STREAM_RUNNING)
+			return -1;
+		sleep_until_ns(t - now > DG_WAIT_SLICE_NS ?
+		    now + DG_WAIT_SLICE_NS : t);
+	}
+	return atomic_load_explicit(stop, memory_order_relaxed) ==
+	    STREAM_RUNNING ? 0 : -1;
 }
 
 /* sendmmsg() of k datagrams: how many went, or -1. */
@@ -111,8 +133,8 @@ dg_loop(struct stream_io *io, atomic_int *stop, uint64_t nbuf,
 {
 	struct stream_dg *dg = &io->dg;
 	unsigned per = dg_per_call(dg), k, i;
-	uint64_t t0 = now_ns(), t, due, gap = dg->pps ? 1000000000u / dg->pps :
-	    0;
+	uint64_t t0 = now_ns(), t, due, gap = dg->pps > 0 ?
+	    (uint64_t)(1e9 / dg->pps) : 0;
 	int n;
 
 	while (atomic_load_explicit(stop, memory_order_relaxed) ==
@@ -120,12 +142,12 @@ dg_loop(struct stream_io *io, atomic_int *stop, uint64_t nbuf,
 		k = nbuf != 0 && nbuf - dg->sent < per ?
 		    (unsigned)(nbuf - dg->sent) : per;
 		t = now_ns();
-		if (dg->pps != 0) {
+		if (dg->pps > 0) {
 			due = t0 + (uint64_t)((double)dg->sent * 1e9 /
-			    (double)dg->pps);
-			if (due > t)
-				sleep_until_ns(due);
-			else if (t - due > DG_CATCHUP_NS)
+			    dg->pps);
+			if (due > t && dg_wait(stop, due) == -1)
+				break;	/* the test ended first */
+			else if (due <= t && t - due > DG_CATCHUP_NS)
 				t0 += t - due - DG_CATCHUP_NS;
 			t = due > t ? due : t;
 		}

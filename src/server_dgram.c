@@ -8,8 +8,10 @@
  * stream a socket connected to that source alone, so the listener never
  * sends a datagram to an address that has not proven it holds the token
  * (no reflection, no amplification); anything else that reaches the
- * greeter is counted as stray and never answered.  The greeter closes
- * when the last stream is in.  The state machine is server_session.c's.
+ * greeter is counted as stray (in the listener's side) and never
+ * answered, not even by the kernel's ICMP port unreachable: the greeter
+ * stays open until the session ends.  The state machine is
+ * server_session.c's.
  */
 #include <sys/socket.h>
 

@@ -130,6 +130,7 @@ session_finish(struct session *ss)
 		session_send_error(ss, err);
 		return session_end(ss);
 	}
+	mine->udp.stray += ss->dg_stray;	/* -u: the greeter's */
 	if ((m = calloc(1, sizeof(*m))) != NULL) {
 		m->type = PROTO_RESULT;
 		m->side = *mine;
@@ -347,8 +348,7 @@ h_dgram(struct session *ss, struct session_arg *a)
 	ss->fds[a->m->stream] = fd;
 	if (++ss->nfds < ss->p.streams)
 		return ss->state;
-	session_dgram_close(ss);
-	return session_start(ss);
+	return session_start(ss);	/* the greeter stays: strays */
 }
 
 /* SE_DATA while accepted: one more stream, the last one starts. */

@@ -202,8 +202,8 @@ void		 server_log(const struct server *, int level,
 
 /*
  * server_dgram.c, -u.  After the accept: the greeter, whose hellos are
- * SE_DATA events with a->dg_src; closed when the last stream is in or
- * the session ends.  session_dgram_stream: the stream's socket for such
+ * SE_DATA events with a->dg_src (any other datagram is a stray); closed
+ * when the session ends.  session_dgram_stream: the stream's socket for such
  * an event, connected to its source; -2 (err says why) when the source
  * is not the test's address, -1 on failure.
  */

@@ -344,7 +344,7 @@ nomem:
 
 /*
  * -u: the stream's datagram settings.  -R in bit/s becomes datagrams/s
- * of this length (at least 1/s); 0 is unpaced.
+ * of this length, a fraction where it falls so; 0 is unpaced.
  */
 static void
 xfer_dg_config(struct xfer *x, struct stream_dg *dg, unsigned i)
@@ -355,9 +355,9 @@ xfer_dg_config(struct xfer *x, struct stream_dg *dg, unsigned i)
 	dg->id = (uint16_t)i;
 	dg->length = x->p.buflen;
 	dg->batch = x->p.batch != 0 ? x->p.batch : GB_DEFAULT_BATCH;
-	dg->pps = x->p.rate_pps;
+	dg->pps = (double)x->p.rate_pps;
 	if (x->p.rate_bps != 0)
-		dg->pps = x->p.rate_bps / bits > 0 ? x->p.rate_bps / bits : 1;
+		dg->pps = (double)x->p.rate_bps / (double)bits;
 	dg->stop = &x->stop;
 }
 

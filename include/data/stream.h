@@ -79,7 +79,7 @@ struct stream_dg {
 	uint8_t		 token[DGRAM_TOKEN_LEN];
 	uint16_t	 id;		/* the stream's number */
 	uint32_t	 batch;		/* datagrams per call */
-	uint64_t	 pps;		/* pacing, datagrams/s; 0: unpaced */
+	double		 pps;		/* pacing, datagrams/s; 0: unpaced */
 	atomic_int	*stop;		/* receiver: the test's stop flag */
 	/* Counts. */
 	uint64_t	 sent;		/* sender: datagrams */
