@@ -83,6 +83,12 @@ check-unit: $(TESTS)
 check-loopback: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/loopback.sh
 
+# -u on loopback (issue 15): both directions, -P 4, -n, -R in bit/s and
+# packets/s, the JSON members and text lines, the usage errors, strangers
+# at the listener's UDP port, a reverse test refused (about 30 s).
+check-udp: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/udp.sh
+
 check-man: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) sh tests/man.sh
 
@@ -164,9 +170,9 @@ check-limits: $(BIN)
 check-claims: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/claims.sh
 
-CHECKS	= check-layers check-unit check-loopback check-man check-sweep check-auth \
-	  check-limits check-claims check-listener check-netns check-options \
-	  check-unpriv check-soak
+CHECKS	= check-layers check-unit check-loopback check-udp check-man \
+	  check-sweep check-auth check-limits check-claims check-listener \
+	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
 SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -199,7 +205,7 @@ asan:
 #   srccap.c are unit-tested under ASan, and the pending-connection and
 #   refusal paths are check-loopback's and check-auth's.
 # Together about 70 s saved.
-ASAN_CHECKS = check-unit check-loopback check-man check-sweep \
+ASAN_CHECKS = check-unit check-loopback check-udp check-man check-sweep \
 	  check-options check-capture check-soak-lsan
 
 check-asan:
@@ -265,7 +271,7 @@ clean:
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \
-	check-limits check-layers check-claims check-listener
+	check-limits check-layers check-claims check-listener check-udp
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

@@ -34,7 +34,8 @@ enum field {
 	F_QUIET, F_JSON, F_BUFLEN, F_NBUF, F_DURATION, F_STREAMS, F_SNDBUF,
 	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL, F_CAPTURE, F_FORCE_BUFS,
 	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU, F_TX_PATH,
-	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN
+	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN, F_UDP, F_RATE_BPS,
+	F_RATE_PPS, F_BATCH
 };
 
 struct good_case {
@@ -203,6 +204,49 @@ static const struct good_case good_cases[] = {
 	/* ttcp's own habit: flags in one cluster */
 	{ { "-tsD", "h" }, F_NODELAY, 1 },
 	{ { "-rs1" }, F_ONCE, 1 },
+	/*
+	 * -u: without -l each datagram fills the path MTU (0, read after
+	 * connect); without -R, 10 Mbit/s; -R 0 is unpaced, both rates 0;
+	 * the last -R wins whichever unit each is in; --batch 0 in the
+	 * struct is the default (32, the stream's).
+	 */
+	{ { "-t", "h" }, F_UDP, 0 },
+	{ { "-t", "h", "-u" }, F_UDP, 1 },
+	{ { "-t", "h", "--udp" }, F_UDP, 1 },
+	{ { "-r", "h", "-u" }, F_UDP, 1 },
+	{ { "-r", "h", "-u" }, F_DIRECTION, GB_DIR_CLIENT_RECEIVES },
+	{ { "-tu", "h" }, F_UDP, 1 },
+	{ { "-t", "h", "-u" }, F_BUFLEN, GB_DGRAM_FROM_MTU },
+	{ { "-t", "h", "-u" }, F_BUFLEN, 0 },
+	{ { "-t", "h", "-u", "-l", "1400" }, F_BUFLEN, 1400 },
+	{ { "-t", "h", "-l", "1400", "-u" }, F_BUFLEN, 1400 },
+	{ { "-t", "h", "-u", "-l", "40" }, F_BUFLEN, 40 },
+	{ { "-t", "h", "-u", "-l", "65507" }, F_BUFLEN, 65507 },
+	{ { "-t", "h", "-u", "-l", "1k" }, F_BUFLEN, 1024 },
+	{ { "-t", "h", "-u" }, F_RATE_BPS, 10000000 },
+	{ { "-t", "h", "-u" }, F_RATE_BPS, GB_DEFAULT_UDP_BPS },
+	{ { "-t", "h", "-u" }, F_RATE_PPS, 0 },
+	{ { "-t", "h" }, F_RATE_BPS, 0 },	/* TCP: no rate */
+	{ { "-t", "h", "-u", "-R", "0" }, F_RATE_BPS, 0 },
+	{ { "-t", "h", "-u", "-R", "0" }, F_RATE_PPS, 0 },
+	{ { "-t", "h", "-u", "-R", "100kp" }, F_RATE_PPS, 100000 },
+	{ { "-t", "h", "-u", "-R", "100kp" }, F_RATE_BPS, 0 },
+	{ { "-t", "h", "-u", "-R", "5000p" }, F_RATE_PPS, 5000 },
+	{ { "-t", "h", "-u", "-R", "20m" }, F_RATE_BPS, 20000000 },
+	{ { "-t", "h", "-u", "-R", "20m" }, F_RATE_PPS, 0 },
+	{ { "-t", "h", "-u", "--rate", "2.5g" }, F_RATE_BPS, 2500000000u },
+	{ { "-t", "h", "-u", "--rate=1k" }, F_RATE_BPS, 1000 },
+	{ { "-t", "h", "-u", "-R", "20m", "-R", "100kp" }, F_RATE_PPS,
+	    100000 },
+	{ { "-t", "h", "-u", "-R", "20m", "-R", "100kp" }, F_RATE_BPS, 0 },
+	{ { "-t", "h", "-u", "-R", "100kp", "-R", "20m" }, F_RATE_PPS, 0 },
+	{ { "-t", "h", "-u", "-R", "100kp", "-R", "0" }, F_RATE_PPS, 0 },
+	{ { "-t", "h", "-u" }, F_BATCH, 0 },
+	{ { "-t", "h", "-u", "--batch", "1" }, F_BATCH, 1 },
+	{ { "-t", "h", "-u", "--batch", "64" }, F_BATCH, 64 },
+	{ { "-t", "h", "-u", "--batch=1024" }, F_BATCH, GB_MAX_BATCH },
+	{ { "-t", "h", "-u", "-n", "500" }, F_NBUF, 500 },
+	{ { "-t", "h", "-u", "-P", "4" }, F_STREAMS, 4 },
 	/* listener: accepted, no effect there, but still parsed */
 	{ { "-r", "-P", "4", "-l", "1M" }, F_STREAMS, 4 },
 	{ { "-S", "-T", "3" }, F_DURATION, 3000 },
@@ -427,6 +471,36 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-T", "ten" }, "-T", "ten", NULL },
 	{ { "-t", "h", "-T", "" }, "-T", "\"\"", NULL },
 	{ { "-t", "h", "--time", "-1" }, "--time", "-1", NULL },
+	/* -u: the TCP-only options, -R and --batch without it, -l, --batch */
+	{ { "-t", "h", "-u", "-M", "1000" }, "-M", "",
+	    "-M: is for TCP tests, not with -u" },
+	{ { "-t", "h", "-u", "-D" }, "-D", "",
+	    "-D: is for TCP tests, not with -u" },
+	{ { "-t", "h", "-u", "-C", "cubic" }, "-C", "",
+	    "-C: is for TCP tests, not with -u" },
+	{ { "-t", "h", "-u", "-Z" }, "-Z", "",
+	    "-Z: is for TCP tests, not with -u" },
+	{ { "-t", "h", "-u", "--sendfile" }, "--sendfile", "",
+	    "--sendfile: is for TCP tests, not with -u" },
+	{ { "-t", "h", "-u", "--splice" }, "--splice", "",
+	    "--splice: is for TCP tests, not with -u" },
+	{ { "-t", "h", "-u", "--skip-rx-copy" }, "--skip-rx-copy", "",
+	    "--skip-rx-copy: is for TCP tests, not with -u" },
+	{ { "-t", "h", "-R", "1m" }, "-R", "",
+	    "-R: is for UDP tests: add -u" },
+	{ { "-t", "h", "--batch", "4" }, "--batch", "",
+	    "--batch: is for UDP tests: add -u" },
+	{ { "-r", "-u" }, "-u", "",
+	    "-u: only a client takes it (a listener serves TCP and UDP "
+	    "tests)" },
+	{ { "-t", "h", "-u", "-l", "39" }, "length", "39",
+	    "datagram length is out of range (40-65507 bytes): 39" },
+	{ { "-t", "h", "-u", "-l", "65508" }, "length", "65508", NULL },
+	{ { "-t", "h", "-u", "--batch", "0" }, "--batch", "0",
+	    "--batch: batch is out of range (1-1024): 0" },
+	{ { "-t", "h", "-u", "--batch", "1025" }, "--batch", "1025", NULL },
+	{ { "-t", "h", "-u", "-R", "" }, "-R", "\"\"", NULL },
+	{ { "-t", "h", "-u", "-R", "fast" }, "-R", "fast", NULL },
 	/* getopt's own errors */
 	{ { "-t", "h", "-x" }, "-x", "",
 	    "unknown option: -x" },
@@ -577,6 +651,10 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_FQ_RATE:		return p->fq_rate;
 	case F_TOS:		return p->tos;
 	case F_AFFINITY_LEN:	return strlen(p->affinity);
+	case F_UDP:		return (uint64_t)p->udp;
+	case F_RATE_BPS:	return p->rate_bps;
+	case F_RATE_PPS:	return p->rate_pps;
+	case F_BATCH:		return p->batch;
 	}
 	return UINT64_MAX;
 }
@@ -705,6 +783,10 @@ test_strings_and_defaults(void **state)
 	assert_int_equal(p.mss, 0);
 	assert_int_equal(p.nodelay, 0);
 	assert_int_equal(p.interval_ms, 0);
+	/* TCP: no datagrams, no rate, no batch */
+	assert_int_equal(p.udp, 0);
+	assert_true(p.rate_bps == 0 && p.rate_pps == 0);
+	assert_int_equal(p.batch, 0);
 }
 
 /*

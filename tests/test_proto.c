@@ -311,6 +311,106 @@ test_roundtrip_side(void **state)
 	assert_int_equal(out.side.bytes, in.side.bytes);
 }
 
+/*
+ * -u: a side's datagram figures (sender's and receiver's members alike)
+ * survive the trip, a TCP side's udp stays absent, and a negative jitter
+ * (what no receiver computes) is refused with the member named.
+ */
+static void
+test_roundtrip_side_udp(void **state)
+{
+	struct proto_msg in, out;
+	char err[GB_ERR_LEN] = "";
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.type = PROTO_RESULT;
+	in.side.has = 1;
+	in.side.bytes = UINT64_C(2500400);
+	in.side.seconds = 1.0012;
+	in.side.tos = -1;
+	in.side.data_path = GB_PATH_RECVMMSG;
+	in.side.udp.has = 1;
+	in.side.udp.length = 1400;
+	in.side.udp.batch = 32;
+	in.side.udp.datagrams = 1786;
+	in.side.udp.enobufs = 3;
+	in.side.udp.refused = 2;
+	in.side.udp.gaps = 7;
+	in.side.udp.ooo = 5;
+	in.side.udp.dup = 1;
+	in.side.udp.stray = UINT64_C(9007199254740993);	/* past 2^53 */
+	in.side.udp.jitter_ms = 0.0340373712508;
+	in.side.nstreams = 1;
+	in.side.streams[0].bytes = in.side.bytes;
+	in.side.streams[0].seconds = in.side.seconds;
+	in.side.streams[0].cpu = in.side.streams[0].pinned = -1;
+	in.side.streams[0].path = GB_PATH_RECVMMSG;
+	roundtrip(&in, &out);
+	assert_memory_equal(&out.side.udp, &in.side.udp, sizeof(in.side.udp));
+	assert_int_equal(out.side.data_path, GB_PATH_RECVMMSG);
+	assert_int_equal(out.side.streams[0].path, GB_PATH_RECVMMSG);
+	in.type = PROTO_DONE;
+	in.side.data_path = in.side.streams[0].path = GB_PATH_SENDMMSG;
+	in.side.udp.jitter_ms = 0;
+	roundtrip(&in, &out);
+	assert_memory_equal(&out.side.udp, &in.side.udp, sizeof(in.side.udp));
+	assert_int_equal(out.side.data_path, GB_PATH_SENDMMSG);
+
+	/* A TCP side: no udp figures. */
+	memset(&in.side.udp, 0, sizeof(in.side.udp));
+	in.side.data_path = in.side.streams[0].path = GB_PATH_SEND;
+	roundtrip(&in, &out);
+	assert_int_equal(out.side.udp.has, 0);
+
+	/* A negative jitter: the decoder refuses it, naming the member. */
+	in.side.udp.has = 1;
+	in.side.udp.length = 1400;
+	in.side.udp.batch = 32;
+	in.side.udp.jitter_ms = -0.5;
+	buf = proto_encode(&in, &len);
+	assert_non_null(buf);
+	assert_int_equal(feed(buf, len, &out, err), PROTO_E_BODY);
+	if (strstr(err, "jitter_ms") == NULL ||
+	    strstr(err, "negative") == NULL)
+		fail_msg("a negative jitter: \"%s\" does not name jitter_ms",
+		    err);
+	free(buf);
+}
+
+/* -u's params: the protocol, each rate, the batch survive the hello. */
+static void
+test_roundtrip_hello_udp(void **state)
+{
+	struct proto_msg in, out;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.type = PROTO_HELLO;
+	params_init(&in.params);
+	in.params.udp = 1;
+	in.params.buflen = 1400;
+	in.params.streams = 4;
+	in.params.nbuf = 500;
+	in.params.rate_bps = 20000000;
+	in.params.batch = 64;
+	roundtrip(&in, &out);
+	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
+	in.params.rate_bps = 0;
+	in.params.rate_pps = 100000;
+	in.params.batch = GB_MAX_BATCH;
+	in.params.buflen = GB_MIN_DGRAM;
+	roundtrip(&in, &out);
+	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
+	in.params.rate_pps = 0;		/* -R 0: unpaced */
+	in.params.buflen = GB_MAX_DGRAM;
+	roundtrip(&in, &out);
+	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
+	assert_int_equal(out.params.udp, 1);
+}
+
 static void
 test_header_edges(void **state)
 {
@@ -732,6 +832,8 @@ main(void)
 		cmocka_unit_test(test_roundtrip_auth),
 		cmocka_unit_test(test_roundtrip_small),
 		cmocka_unit_test(test_roundtrip_side),
+		cmocka_unit_test(test_roundtrip_side_udp),
+		cmocka_unit_test(test_roundtrip_hello_udp),
 		cmocka_unit_test(test_header_edges),
 		cmocka_unit_test(test_reader_rejects_before_alloc),
 		cmocka_unit_test(test_reader_exact),
