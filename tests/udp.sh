@@ -161,15 +161,27 @@ elif kind == "pps":
           (name, u["sender_pps"], u["receiver_pps"], u["lost"], u["sent"],
            u["lost_pct"], tx["cpu"]["process_pct"],
            tx["host_cpu"]["busy_pct"]))
-    say(within(u["sender_pps"], want, pct),
-        "%s: sender_pps %.0f within %g %% of %.0f" %
-        (name, u["sender_pps"], pct, want))
+    held = [f for f in r["diagnosis"] if f["code"] == "udp_held_back"]
+    if held:
+        # A loaded machine may not give the sender the CPU: then the
+        # report must say so (not call it loss), and never overshoot.
+        print("# %s: %s" % (name, held[0]["text"]))
+        say(u["sender_pps"] < 0.99 * want * 1.001,
+            "%s: held back, said so, and sender_pps %.0f is below %.0f" %
+            (name, u["sender_pps"], want))
+    else:
+        say(within(u["sender_pps"], want, pct),
+            "%s: sender_pps %.0f within %g %% of %.0f" %
+            (name, u["sender_pps"], pct, want))
 elif kind == "clean":
     say(u["lost"] == 0 and u["sent"] == u["received"] > 0,
         "%s: nothing lost (lost %r, sent %r, received %r)" %
         (name, u["lost"], u["sent"], u["received"]))
-    print("# %s: stray counted by the receiver: %r" %
-          (name, rx["udp"]["stray"]))
+    # The listener received: its greeter counted the strangers' datagrams
+    # (a few may overflow its buffer), never as data.
+    say(1 <= rx["udp"]["stray"] <= int(args[0]),
+        "%s: the receiver counted %r stray datagrams of %s sent" %
+        (name, rx["udp"]["stray"], args[0]))
 else:
     say(False, "%s: unknown check kind %s" % (name, kind))
 PYEOF
@@ -413,7 +425,7 @@ if [ "$up" -eq 1 ]; then
 		fail "strangers: sent during the test, nothing back:" \
 		    "$(tr '\n' ' ' <"$tmp/str.res" 2>/dev/null)"
 	fi
-	jcheck "strangers, -t -u -T 2" clean "$tmp/str.out"
+	jcheck "strangers, -t -u -T 2" clean "$tmp/str.out" 400
 else
 	wait "$cpid" || true
 	fail "strangers: the listener logs 'test started':" \
