@@ -24,11 +24,14 @@
 
 static const char *const csv_param_cols[] = {
 	"direction", "buflen", "nbuf", "duration_s", "streams", "sndbuf",
-	"rcvbuf", "mss", "nodelay", "mtu_set", "cc",
+	"rcvbuf", "mss", "nodelay", "mtu_set", "cc", "protocol", "rate_bps",
+	"rate_pps",
 };
 
 static const char *const csv_result_cols[] = {
-	"bytes", "seconds", "mbps", "megabytes",
+	"bytes", "seconds", "mbps", "megabytes", "udp_sent", "udp_received",
+	"udp_lost", "udp_lost_pct", "udp_jitter_ms", "udp_tx_pps",
+	"udp_rx_pps",
 };
 
 static const char *const csv_side_cols[] = {
@@ -145,6 +148,25 @@ csv_params(FILE *fp, const struct gb_params *p,
 	csv_uint(fp, 1, p->nodelay != 0);
 	csv_uint(fp, mtu != 0, mtu);
 	csv_field(fp, cc);
+	csv_field(fp, p->udp ? "udp" : "tcp");
+	csv_uint(fp, p->rate_bps != 0, p->rate_bps);
+	csv_uint(fp, p->rate_pps != 0, p->rate_pps);
+}
+
+/* -u: the datagrams both ends saw (result_udp); empty for TCP. */
+static void
+csv_udp(FILE *fp, const struct gb_result *r)
+{
+	struct gb_udp_figures f;
+
+	result_udp(r, &f);
+	csv_uint(fp, f.has && f.sent_known, f.sent);
+	csv_uint(fp, f.has, f.received);
+	csv_uint(fp, f.has, f.lost);
+	csv_real(fp, f.has, f.lost_pct);
+	csv_real(fp, f.has, f.jitter_ms);
+	csv_real(fp, f.has && f.sent_known, f.tx_pps);
+	csv_real(fp, f.has, f.rx_pps);
 }
 
 /* One end's figures, in csv_side_cols order; all empty if it has none. */
@@ -222,7 +244,8 @@ csv_row(FILE *fp, const struct sweep *s, unsigned point, unsigned repeat,
 	fprintf(fp, "%u,%u", point, repeat);
 	for (a = 0; a < s->naxes; a++) {
 		/* Numbers in full (65536, not 64K), for the spreadsheet. */
-		if (s->axes[a].param == SWEEP_CC)
+		if (s->axes[a].param == SWEEP_CC ||
+		    s->axes[a].param == SWEEP_RATE)
 			csv_field(fp, sweep_value_text(s, a, point, buf,
 			    sizeof(buf)));
 		else
@@ -240,6 +263,7 @@ csv_row(FILE *fp, const struct sweep *s, unsigned point, unsigned repeat,
 		csv_real(fp, d->has, d->seconds);
 		csv_real(fp, d->has, d->mbps);
 		csv_real(fp, d->has, result_megabytes(d->bytes));
+		csv_udp(fp, r);
 		csv_side(fp, &r->sender);
 		csv_side(fp, &r->receiver);
 		csv_findings(fp, r);

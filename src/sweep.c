@@ -34,7 +34,8 @@
 enum sweep_kind {
 	SWEEP_KIND_UINT,	/* a decimal integer */
 	SWEEP_KIND_SIZE,	/* bytes, K/M/G */
-	SWEEP_KIND_NAME		/* a congestion control name */
+	SWEEP_KIND_NAME,	/* a congestion control name */
+	SWEEP_KIND_RATE		/* -R: 100m, 1g, 100kp; a list, no range */
 };
 
 static const struct {
@@ -54,6 +55,7 @@ static const struct {
 	    GB_MAX_BUFLEN },
 	[SWEEP_STREAMS] = { "streams", SWEEP_KIND_UINT, 1, GB_MAX_STREAMS },
 	[SWEEP_CC] = { "cc", SWEEP_KIND_NAME, 1, SWEEP_CC_LEN - 1 },
+	[SWEEP_RATE] = { "rate", SWEEP_KIND_RATE, 0, UINT64_MAX },
 };
 
 static void	sweep_error(char *, size_t, const char *, ...)
@@ -140,6 +142,31 @@ sweep_number(int param, const char *s, uint64_t *out, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+static int	sweep_add(struct sweep_axis *, uint64_t, const char *,
+		    const char *, char *, size_t);
+
+/* rate=: each value as -R takes it (units_parse_send_rate). */
+static int
+sweep_rate(struct sweep_axis *ax, const char *item, char *err,
+    size_t errlen)
+{
+	char why[SWEEP_MSG_LEN];
+	uint64_t bps, pps;
+
+	if (strstr(item, "..") != NULL) {
+		sweep_error(err, errlen, "rate takes a list of rates, not a "
+		    "range: %s", item);
+		return -1;
+	}
+	if (units_parse_send_rate(item, "rate value", &bps, &pps, why,
+	    sizeof(why)) == -1) {
+		sweep_error(err, errlen, "%s", why);
+		return -1;
+	}
+	return sweep_add(ax, pps != 0 ? pps | SWEEP_RATE_PPS : bps, NULL,
+	    item, err, errlen);
 }
 
 /* Append a value (v, or the name for cc), refusing repeats and overflow. */
@@ -235,6 +262,8 @@ sweep_item(struct sweep_axis *ax, const char *item, char *err,
 	uint64_t	 v;
 	size_t		 len;
 
+	if (sweep_params[ax->param].kind == SWEEP_KIND_RATE)
+		return sweep_rate(ax, item, err, errlen);
 	if (sweep_params[ax->param].kind != SWEEP_KIND_NAME) {
 		if ((dots = strstr(item, "..")) != NULL)
 			return sweep_range(ax, item, dots, err, errlen);
@@ -369,6 +398,31 @@ sweep_index(const struct sweep *s, unsigned axis, unsigned point)
 	return point % s->axes[axis].nvalues;
 }
 
+/* rate=: -R of the point, in bit/s or in packets/s. */
+static void
+sweep_apply_rate(struct gb_params *p, uint64_t v)
+{
+	p->rate_pps = v & SWEEP_RATE_PPS ? v & ~SWEEP_RATE_PPS : 0;
+	p->rate_bps = v & SWEEP_RATE_PPS ? 0 : v;
+}
+
+/* "100m", "1.5g" as -R writes them: the largest exact suffix; "100kp". */
+static void
+sweep_rate_text(uint64_t v, char *buf, size_t len)
+{
+	static const char sfx[] = "tgmk";
+	uint64_t n = v & ~SWEEP_RATE_PPS, div = UINT64_C(1000000000000);
+	const char *p = (v & SWEEP_RATE_PPS) ? "p" : "";
+	int i;
+
+	for (i = 0; i < 4; i++, div /= 1000)
+		if (n >= div && n % div == 0) {
+			snprintf(buf, len, "%" PRIu64 "%c%s", n / div, sfx[i], p);
+			return;
+		}
+	snprintf(buf, len, "%" PRIu64 "%s", n, p);
+}
+
 void
 sweep_apply(const struct sweep *s, unsigned point, struct gb_params *p,
     struct sweep_setting *set)
@@ -400,6 +454,9 @@ sweep_apply(const struct sweep *s, unsigned point, struct gb_params *p,
 		case SWEEP_LENGTH:
 			p->buflen = v;
 			break;
+		case SWEEP_RATE:
+			sweep_apply_rate(p, ax->values[k]);
+			break;
 		case SWEEP_STREAMS:
 			p->streams = v;
 			break;
@@ -421,6 +478,9 @@ sweep_value_text(const struct sweep *s, unsigned axis, unsigned point,
 	case SWEEP_KIND_NAME:
 		snprintf(buf, len, "%s", ax->names[k]);
 		break;
+	case SWEEP_KIND_RATE:
+		sweep_rate_text(ax->values[k], buf, len);
+		break;
 	case SWEEP_KIND_SIZE:
 		units_format_size(ax->values[k], buf, len);
 		break;
@@ -434,7 +494,8 @@ sweep_value_text(const struct sweep *s, unsigned axis, unsigned point,
 double
 sweep_value(const struct sweep *s, unsigned axis, unsigned point)
 {
-	return (double)s->axes[axis].values[sweep_index(s, axis, point)];
+	return (double)(s->axes[axis].values[sweep_index(s, axis, point)] &
+	    ~SWEEP_RATE_PPS);
 }
 
 int

@@ -51,6 +51,8 @@ table_acc_init(struct table_acc *a)
 	stats_init(&a->cpu_rx);
 	stats_init(&a->irq_tx);
 	stats_init(&a->irq_rx);
+	stats_init(&a->rx_pps);
+	stats_init(&a->lost_pct);
 }
 
 void
@@ -74,6 +76,15 @@ table_acc_add(struct table_acc *a, const struct gb_result *r)
 		stats_add(&a->irq_rx, rx->iface.irq_per_packet);
 	if (tx->has && tx->tcp.has)
 		a->retransmits += tx->tcp.retransmits;
+	if (r->params.udp) {
+		struct gb_udp_figures f;
+
+		result_udp(r, &f);
+		if (f.has && rx->has) {
+			stats_add(&a->rx_pps, f.rx_pps);
+			stats_add(&a->lost_pct, f.lost_pct);
+		}
+	}
 	a->nwarnings += tx->nwarnings + rx->nwarnings;
 }
 
@@ -96,6 +107,8 @@ table_point_finish(const struct table_acc *a, unsigned point, double level,
 	stats_summary(&a->cpu_rx, level, &p->cpu_rx);
 	stats_summary(&a->irq_tx, level, &p->irq_tx);
 	stats_summary(&a->irq_rx, level, &p->irq_rx);
+	stats_summary(&a->rx_pps, level, &p->rx_pps);
+	stats_summary(&a->lost_pct, level, &p->lost_pct);
 	p->retransmits = a->retransmits;
 	p->nwarnings = a->nwarnings;
 	p->ci_met = -1;		/* the caller knows what was asked */
@@ -133,9 +146,13 @@ table_header(FILE *fp, const struct sweep *s, const int *width,
 	units_rate(0, unit, &label);
 	snprintf(rate, sizeof(rate), "%s (%g%% CI)", label,
 	    first->mbps.level * 100);
-	fprintf(fp, "%-25s%3s%5s%12s%11s%8s%5s%s\n", rate, "%TX", "%RX",
-	    "irq/pkt-TX", "irq/pkt-RX", "retrans", "warn",
-	    fail ? " fail" : "");
+	fprintf(fp, "%-25s%3s%5s%12s%11s", rate, "%TX", "%RX",
+	    "irq/pkt-TX", "irq/pkt-RX");
+	if (first->rx_pps.n > 0)
+		fprintf(fp, "%11s%8s", "kpps-RX", "loss%");
+	else
+		fprintf(fp, "%8s", "retrans");
+	fprintf(fp, "%5s%s\n", "warn", fail ? " fail" : "");
 }
 
 /* A statistic's mean in fmt, or "n/a" when no run measured it. */
@@ -170,12 +187,17 @@ table_row(FILE *fp, const struct sweep *s, const int *width,
 		snprintf(rate, sizeof(rate), "%.2f +- %.2f",
 		    units_rate(p->mbps.mean * 1e6, unit, NULL),
 		    units_rate(p->mbps.ci_half * 1e6, unit, NULL));
-	fprintf(fp, "%-25s%3s%5s%12s%11s%8" PRIu64 "%5u", rate,
+	fprintf(fp, "%-25s%3s%5s%12s%11s", rate,
 	    table_real(tx, sizeof(tx), &p->cpu_tx, "%.0f"),
 	    table_real(rx, sizeof(rx), &p->cpu_rx, "%.0f"),
 	    table_real(itx, sizeof(itx), &p->irq_tx, "%.3f"),
-	    table_real(irx, sizeof(irx), &p->irq_rx, "%.3f"),
-	    p->retransmits, p->nwarnings);
+	    table_real(irx, sizeof(irx), &p->irq_rx, "%.3f"));
+	if (p->rx_pps.n > 0)
+		fprintf(fp, "%11.1f%8.2f", p->rx_pps.mean / 1000,
+		    p->lost_pct.mean);
+	else
+		fprintf(fp, "%8" PRIu64, p->retransmits);
+	fprintf(fp, "%5u", p->nwarnings);
 	if (fail)
 		fprintf(fp, "%5u", p->nfailed);
 	fputc('\n', fp);
@@ -290,8 +312,8 @@ table_values_json(const struct sweep *s, unsigned point)
 static json_t *
 table_point_json(const struct sweep *s, const struct table_point *p)
 {
-	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:I,"
-	    " s:o}",
+	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+	    " s:I, s:I, s:o}",
 	    "values", table_values_json(s, p->point),
 	    "runs", (json_int_t)p->nruns, "failed", (json_int_t)p->nfailed,
 	    "mbps", table_stats_json(&p->mbps),
@@ -299,6 +321,8 @@ table_point_json(const struct sweep *s, const struct table_point *p)
 	    "cpu_rx", table_stats_json(&p->cpu_rx),
 	    "irq_tx", table_stats_json(&p->irq_tx),
 	    "irq_rx", table_stats_json(&p->irq_rx),
+	    "rx_pps", table_stats_json(&p->rx_pps),
+	    "lost_pct", table_stats_json(&p->lost_pct),
 	    "retransmits", (json_int_t)p->retransmits,
 	    "warnings", (json_int_t)p->nwarnings,
 	    "confidence_met", p->ci_met < 0 ? json_null() :

@@ -16,6 +16,8 @@
 #define SWEEP_MAX_VALUES	256	/* per axis */
 #define SWEEP_MAX_POINTS	4096	/* the whole cross product */
 #define SWEEP_CC_LEN		16	/* TCP_CA_NAME_MAX */
+/* A rate value in packets/s has this bit set, bit/s not. */
+#define SWEEP_RATE_PPS		(UINT64_C(1) << 63)
 
 enum sweep_param {
 	SWEEP_MTU,	/* interface MTU on both ends, 1280-65535 */
@@ -26,6 +28,7 @@ enum sweep_param {
 	SWEEP_LENGTH,	/* -l */
 	SWEEP_STREAMS,	/* -P */
 	SWEEP_CC,	/* congestion control, a name */
+	SWEEP_RATE,	/* -u's -R: bit/s, or packets/s (SWEEP_RATE_PPS) */
 	SWEEP_NPARAMS
 };
 

@@ -20,6 +20,7 @@ struct table_acc {
 	struct stats_acc	mbps;
 	struct stats_acc	cpu_tx, cpu_rx;	/* process_pct of each end */
 	struct stats_acc	irq_tx, irq_rx;	/* only runs where known */
+	struct stats_acc	rx_pps, lost_pct;	/* -u runs */
 	uint64_t		retransmits;
 	unsigned		nwarnings;
 };
@@ -31,6 +32,7 @@ struct table_point {
 	struct stats	mbps;
 	struct stats	cpu_tx, cpu_rx;
 	struct stats	irq_tx, irq_rx;	/* n == 0: unavailable */
+	struct stats	rx_pps, lost_pct;	/* -u: n == 0 for TCP */
 	uint64_t	retransmits;	/* summed over the runs */
 	unsigned	nwarnings;	/* summed over both ends and runs */
 	int		ci_met;		/* --confidence: -1 not asked, 0, 1 */
@@ -45,14 +47,15 @@ void	table_point_finish(const struct table_acc *, unsigned point,
 	    double level, struct table_point *);
 /*
  * One row per point: the swept values, Mbps mean +- CI half width (in the
- * -f unit), %TX, %RX, irq/pkt each end, retransmits, warnings; and a line
+ * -f unit), %TX, %RX, irq/pkt each end, retransmits (-u: kpps received
+ * and loss %), warnings; and a line
  * per point whose --confidence width was not reached.
  */
 void	table_text(FILE *, const struct sweep *, const struct table_point *,
 	    unsigned npoints, char unit);
 /* [{values: {param: value}, runs, failed, mbps: {n, mean, sd, min, max,
- *   ci_lo, ci_hi, level}, cpu_tx, cpu_rx, irq_tx, irq_rx, retransmits,
- *   warnings, confidence_met}] */
+ *   ci_lo, ci_hi, level}, cpu_tx, cpu_rx, irq_tx, irq_rx, rx_pps,
+ *   lost_pct, retransmits, warnings, confidence_met}] */
 json_t	*table_json(const struct sweep *, const struct table_point *,
 	    unsigned npoints);
 
