@@ -223,6 +223,25 @@ report_udp_line(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 	    u->ooo, u->dup, u->stray, u->jitter_ms);
 }
 
+/* -u: what a datagram cost this end. */
+static void
+report_udp_cost_line(FILE *fp, const struct gb_result *r, int is_tx)
+{
+	char irq[REPORT_TOKLEN], sirq[REPORT_TOKLEN];
+	struct gb_udp_figures f;
+	const struct gb_udp_cost *c;
+
+	result_udp(r, &f);
+	c = is_tx ? &f.tx : &f.rx;
+	if (!c->has)
+		return;
+	fprintf(fp, "%s per datagram: %.3f us process cpu, %.3f us host cpu, "
+	    "%s irq, %s %s softirq\n", report_prefix(is_tx), c->cpu_us,
+	    c->host_us, report_fmt_real(irq, sizeof(irq), c->has_irq, 4,
+	    c->irq), report_fmt_real(sirq, sizeof(sirq), c->has_softirq, 4,
+	    c->softirq), is_tx ? "NET_TX" : "NET_RX");
+}
+
 static void
 report_tcp_line(FILE *fp, const struct gb_side *s, int is_tx)
 {
@@ -352,9 +371,10 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	report_path_line(fp, s, is_tx);
 	report_cpu_line(fp, s, is_tx);
 	report_iface_line(fp, s, is_tx);
-	if (r->params.udp)
+	if (r->params.udp) {
 		report_udp_line(fp, r, s, is_tx);
-	else
+		report_udp_cost_line(fp, r, is_tx);
+	} else
 		report_tcp_line(fp, s, is_tx);
 	if (st->verbose >= 1) {
 		report_verbose_lines(fp, s, is_tx);

@@ -59,6 +59,18 @@ report_side_or_null(const struct gb_side *s)
 	return s->has ? side_json(s) : json_null();
 }
 
+/* -u: what a datagram cost one end, or null. */
+static json_t *
+report_udp_cost_json(const struct gb_udp_cost *c)
+{
+	if (!c->has)
+		return json_null();
+	return json_pack("{s:f, s:f, s:o, s:o}", "cpu_us", c->cpu_us,
+	    "host_cpu_us", c->host_us,
+	    "interrupts", c->has_irq ? json_real(c->irq) : json_null(),
+	    "softirqs", c->has_softirq ? json_real(c->softirq) : json_null());
+}
+
 /* -u: the datagrams both ends saw (result_udp), or null. */
 static json_t *
 report_udp_json(const struct gb_result *r)
@@ -68,14 +80,16 @@ report_udp_json(const struct gb_result *r)
 	result_udp(r, &f);
 	if (!f.has)
 		return json_null();
-	return json_pack("{s:o, s:I, s:I, s:o, s:f, s:f, s:f, s:b}",
+	return json_pack("{s:o, s:I, s:I, s:o, s:f, s:f, s:f, s:b, s:o, s:o}",
 	    "sent", f.sent_known ? json_integer(member_jint(f.sent)) :
 	    json_null(), "received", member_jint(f.received),
 	    "lost", member_jint(f.lost),
 	    "lost_pct", f.sent_known || r->receiver.has ?
 	    json_real(f.lost_pct) : json_null(),
 	    "sender_pps", f.tx_pps, "receiver_pps", f.rx_pps,
-	    "jitter_ms", f.jitter_ms, "lost_by_gaps", !f.sent_known);
+	    "jitter_ms", f.jitter_ms, "lost_by_gaps", !f.sent_known,
+	    "per_datagram_tx", report_udp_cost_json(&f.tx),
+	    "per_datagram_rx", report_udp_cost_json(&f.rx));
 }
 
 static json_t *

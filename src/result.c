@@ -29,6 +29,25 @@ per_second(uint64_t n, double seconds)
 	return seconds > 0 ? (double)n / seconds : 0;
 }
 
+static void
+udp_cost(const struct gb_side *s, uint64_t n, int is_tx,
+    struct gb_udp_cost *c)
+{
+	const struct gb_iface_figures *f = &s->iface;
+
+	if (!s->has || n == 0)
+		return;
+	c->has = 1;
+	c->cpu_us = (s->cpu.user_s + s->cpu.sys_s) * 1e6 / (double)n;
+	c->host_us = s->host_cpu.has ? s->host_cpu.busy_pct / 100 *
+	    s->host_cpu.ncpus * s->seconds * 1e6 / (double)n : 0;
+	if ((c->has_irq = f->has_interrupts))
+		c->irq = (double)f->interrupts / (double)n;
+	if ((c->has_softirq = f->has_softirq))
+		c->softirq = (double)(is_tx ? f->net_tx_softirqs :
+		    f->net_rx_softirqs) / (double)n;
+}
+
 void
 result_udp(const struct gb_result *r, struct gb_udp_figures *f)
 {
@@ -54,4 +73,7 @@ result_udp(const struct gb_result *r, struct gb_udp_figures *f)
 	}
 	base = known ? f->sent : f->received + f->lost;
 	f->lost_pct = base > 0 ? 100.0 * (double)f->lost / (double)base : 0;
+	if (known)
+		udp_cost(tx, f->sent, 1, &f->tx);
+	udp_cost(rx, f->received, 0, &f->rx);
 }

@@ -295,6 +295,20 @@ double	result_megabytes(uint64_t bytes);
  * the last datagrams), else the receiver's gaps in the sequence numbers
  * (sent_known 0).  Rates are per second of each end's own time.
  */
+/*
+ * What one datagram cost an end: its process CPU and its host's CPU in
+ * microseconds, its interface's interrupts and its NET_TX (sender) or
+ * NET_RX (receiver) softirqs, each per datagram it sent or received.
+ */
+struct gb_udp_cost {
+	int		has;
+	double		cpu_us, host_us;
+	int		has_irq;
+	double		irq;
+	int		has_softirq;
+	double		softirq;
+};
+
 struct gb_udp_figures {
 	int		has;
 	int		sent_known;
@@ -302,6 +316,7 @@ struct gb_udp_figures {
 	double		lost_pct;
 	double		tx_pps, rx_pps;
 	double		jitter_ms;
+	struct gb_udp_cost tx, rx;
 };
 void	result_udp(const struct gb_result *, struct gb_udp_figures *);
 
