@@ -92,11 +92,18 @@ check_sizes(const struct gb_bounds *l, const struct gb_params *p,
 	return 0;
 }
 
+/* -l mtu (buflen 0): an MSS is at most 65535 bytes. */
+static uint64_t
+call_bytes(const struct gb_params *p)
+{
+	return p->buflen != GB_LEN_MTU ? p->buflen : GB_MAX_MSS;
+}
+
 static int
 check_bytes(const struct gb_bounds *l, const struct gb_params *p,
     char *err, size_t errlen)
 {
-	uint64_t per_call = (uint64_t)p->buflen * p->streams;
+	uint64_t per_call = call_bytes(p) * p->streams;
 	char a[32];
 
 	/* nbuf x buflen x streams > max, without the product overflowing. */
@@ -209,10 +216,11 @@ bounds_deadline_ms(const struct gb_bounds *l, const struct gb_params *p)
 uint64_t
 bounds_stream_cap(const struct gb_params *p)
 {
-	if (p->nbuf == 0 || p->buflen == 0 ||
-	    p->nbuf > (UINT64_MAX - p->buflen) / p->buflen - 1)
+	uint64_t len = call_bytes(p);
+
+	if (p->nbuf == 0 || p->nbuf > (UINT64_MAX - len) / len - 1)
 		return 0;
-	return (p->nbuf + 1) * p->buflen;
+	return (p->nbuf + 1) * len;
 }
 
 uint64_t
@@ -220,5 +228,5 @@ bounds_total_cap(const struct gb_bounds *l, const struct gb_params *p)
 {
 	if (l->max_bytes == 0)
 		return 0;
-	return l->max_bytes + (uint64_t)p->streams * p->buflen;
+	return l->max_bytes + (uint64_t)p->streams * call_bytes(p);
 }

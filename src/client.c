@@ -291,7 +291,9 @@ udp_length(struct client *c, const struct sock_addr *a, char *err,
 
 	if (!c->params.udp || c->params.buflen != GB_DGRAM_FROM_MTU)
 		return CLIENT_OK;
-	if ((mtu = sock_path_mtu(c->ctl)) <= 0) {
+	/* The MTU the test sets (--mtu, --sweep mtu=), else the route's. */
+	if ((mtu = c->params.mtu != 0 ? (int)c->params.mtu :
+	    sock_path_mtu(c->ctl)) <= 0) {
 		snprintf(err, errlen, "cannot read the path MTU to %s for the "
 		    "datagram length: give it with -l", c->cfg->host);
 		return CLIENT_FAILED;

@@ -112,6 +112,12 @@ opts_param(struct gb_opts *o, struct opts_state *st,
 
 	switch (op->syntax) {
 	case SYN_SIZE:
+		/* -l mtu: buffers of the MSS, datagrams of the path MTU. */
+		if (op->ch == 'l' && strcmp(arg, "mtu") == 0) {
+			rc = 0;
+			v = GB_LEN_MTU;
+			break;
+		}
 		rc = units_parse_size(arg, f->min, f->max, op->what, &v, why,
 		    sizeof(why));
 		break;

@@ -15,7 +15,7 @@
 
 static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_DIRECTION, direction, 0, 1, 0),
-	F(PF_BUFLEN, buflen, GB_MIN_BUFLEN, GB_MAX_BUFLEN, 0),
+	F(PF_BUFLEN, buflen, GB_MIN_BUFLEN, GB_MAX_BUFLEN, 1),	/* 0: -l mtu */
 	F(PF_NBUF, nbuf, 1, GB_MAX_NBUF, 1),		/* 0: no count */
 	F(PF_DURATION_MS, duration_ms, GB_MIN_DURATION_MS,
 	    GB_MAX_DURATION_MS, 0),

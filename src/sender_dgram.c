@@ -29,7 +29,7 @@
 #define GSO_SEGMENTS	64u
 #define GSO_BYTES	65000u
 /* A sender that fell behind its pace catches up at most this much. */
-#define DG_CATCHUP_NS	UINT64_C(50000000)
+#define DG_CATCHUP_NS	UINT64_C(100000000)
 /* A wait for the next datagram looks at the stop flag this often. */
 #define DG_WAIT_SLICE_NS	UINT64_C(10000000)
 

@@ -7,10 +7,12 @@
  * bound to the same address and port and connected to the one source
  * that proved itself: the kernel then hands that source's datagrams to
  * it (a connected socket matches better) and nobody else's.  Nothing here
- * reads or writes a datagram.
+ * reads or writes a datagram.  The path's sizes too: the MTU of a
+ * connected socket, the MSS of a TCP one (-l mtu).
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -139,6 +141,19 @@ sock_udp_stream(int lfd, const struct sockaddr *peer, socklen_t peerlen,
 		return -1;
 	}
 	return fd;
+}
+
+uint32_t
+sock_mss(int fd)
+{
+	socklen_t len;
+	int mss = 0;
+
+	len = sizeof(mss);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == -1 ||
+	    mss <= 0)
+		return 1448;
+	return (uint32_t)mss;
 }
 
 int

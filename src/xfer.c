@@ -368,6 +368,10 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 	unsigned i;
 	int rc, path = datapath_of(&x->p, x->is_tx);
 
+	/* -l mtu over TCP: each write and read one MSS of this end's. */
+	if (!x->p.udp && x->p.buflen == GB_LEN_MTU)
+		x->p.buflen = sock_mss(fds[0]);
+
 	for (i = 0; i < x->n; i++) {
 		s = &x->s[i];
 		s->x = x;
@@ -541,6 +545,8 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 	xfer_measure_side(&x->ms, side);
 	xfer_streams_figures(x, side);
 	xfer_measure_warn(&x->ms, side);
+	if (r != NULL && r->params.buflen == GB_LEN_MTU)
+		r->params.buflen = x->p.buflen;	/* -l mtu: as it came out */
 	if (r != NULL && x->iv != NULL) {
 		r->nintervals = x->niv;
 		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));

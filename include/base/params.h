@@ -56,6 +56,8 @@ enum gb_direction {
 #define GB_MIN_DGRAM		40u
 #define GB_MAX_DGRAM		65507u
 #define GB_DGRAM_FROM_MTU	0u
+/* -l mtu: TCP buffers of each end's MSS, datagrams of the path MTU. */
+#define GB_LEN_MTU		0u
 /*
  * -R's default, per stream: 10 Mbit/s.  Ten times iperf3's and nuttcp's
  * 1 Mbit/s, so that a first look at a LAN shows something, and still a
@@ -91,7 +93,9 @@ enum gb_path {
 
 struct gb_params {
 	int		direction;	/* enum gb_direction */
-	uint32_t	buflen;		/* -l: bytes per write()/read() */
+	uint32_t	buflen;		/* -l: bytes per write()/read(); 0, -l mtu:
+					   each end's MSS (TCP), the path
+					   MTU's datagram (-u, the client's) */
 	uint64_t	nbuf;		/* -n: buffers per stream, 0 = no limit */
 	uint32_t	duration_ms;	/* -T */
 	uint32_t	streams;	/* -P */

@@ -86,6 +86,8 @@ int	sock_udp_greeter(int lfd, char *err, size_t errlen);
 int	sock_udp_stream(int lfd, const struct sockaddr *peer,
 	    socklen_t peerlen, const struct gb_params *, int is_tx,
 	    char *err, size_t errlen);
+/* TCP_MAXSEG of a connected socket: its MSS; 1448 when unknown. */
+uint32_t sock_mss(int fd);
 /* IP_MTU (IPV6_MTU) of a connected socket, or -1. */
 int	sock_path_mtu(int fd);
 
