@@ -110,6 +110,9 @@ def figures(tag, r, drops, errs):
            r["udp"]["receiver_pps"], v["rcvbuf"]["requested"],
            v["rcvbuf"]["actual"], r["udp"]["jitter_ms"],
            drops if drops >= 0 else "- (none)", errs))
+    print("# %s: diagnosis: %s" % (tag, "; ".join(
+        "%s (%s): %s" % (f["code"], f["side"], f["text"])
+        for f in r["diagnosis"] or []) or "none"))
 
 def near(got, ref, tol):
     # got within tol % of ref: (good, the deviation in %)
