@@ -149,18 +149,24 @@ udp_ifdrops(const struct gb_udp *u)
 static json_t *
 udp(const struct gb_udp *u)
 {
+	int rx = u->receiver, tx = !u->receiver;
+
 	if (!u->has)
 		return json_null();
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, "
-	    "s:I, s:o, s:o, s:o}",
+	/* What the other end counts is null here, never 0. */
+	return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	    "s:o, s:o, s:o, s:o}",
 	    "length", member_jint(u->length), "batch", member_jint(u->batch),
 	    "datagrams", member_jint(u->datagrams),
-	    "enobufs", member_jint(u->enobufs),
-	    "refused", member_jint(u->refused), "gaps", member_jint(u->gaps),
-	    "ooo", member_jint(u->ooo), "dup", member_jint(u->dup),
-	    "stray", member_jint(u->stray), "jitter_ms", u->jitter_ms,
-	    "gro_trains", member_jint(u->gro_trains),
-	    "sock_drops", member_uint_or_null(u->has_sock_drops,
+	    "enobufs", member_uint_or_null(tx, u->enobufs),
+	    "refused", member_uint_or_null(tx, u->refused),
+	    "gaps", member_uint_or_null(rx, u->gaps),
+	    "ooo", member_uint_or_null(rx, u->ooo),
+	    "dup", member_uint_or_null(rx, u->dup),
+	    "stray", member_uint_or_null(rx, u->stray),
+	    "jitter_ms", rx ? json_real(u->jitter_ms) : json_null(),
+	    "gro_trains", member_uint_or_null(rx, u->gro_trains),
+	    "sock_drops", member_uint_or_null(rx && u->has_sock_drops,
 	    u->sock_drops), "kernel", udp_kernel(u),
 	    "interface_drops", udp_ifdrops(u));
 }

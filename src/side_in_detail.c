@@ -308,12 +308,15 @@ udp(struct side_in *in, const json_t *j, struct gb_udp *u)
 	in->obj = "";
 	if ((u->has = side_member_object(in, j, "udp", SIDE_WANT_ANY, &o)) != 1)
 		return u->has;
+	/* The receiver's figures are null on a sender's side, and back. */
 	if (side_member_u32(in, o, "length", y, &u->length) == -1 ||
 	    side_member_u32(in, o, "batch", y, &u->batch) == -1 ||
-	    side_member_real(in, o, "jitter_ms", y, &u->jitter_ms) == -1)
+	    (u->receiver = side_member_real(in, o, "jitter_ms", SIDE_WANT_ANY,
+	    &u->jitter_ms)) == -1)
 		return -1;
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-		if (side_member_uint(in, o, counts[i].key, UINT64_MAX, y,
+		if (side_member_uint(in, o, counts[i].key, UINT64_MAX,
+		    i == 0 ? y : SIDE_WANT_ANY,
 		    (uint64_t *)(void *)((char *)u + counts[i].off)) == -1)
 			return -1;
 	if (!(u->jitter_ms >= 0))

@@ -83,6 +83,7 @@ stream_io_udp(const struct stream_io *io, int is_tx, struct gb_udp *u)
 	double jitter_ms = dg->seq.jitter_ns / 1e6;
 
 	u->has = 1;
+	u->receiver = !is_tx;
 	u->length = dg->length;
 	u->batch = dg->batch;
 	if (is_tx) {

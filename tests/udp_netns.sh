@@ -175,7 +175,13 @@ def blocked(r, drops, errs, args):
         (pps < pace * max_pct / 100,
          "the sender achieved %.0f pps = %.1f %% of -R's %.0f pps "
          "(%.2f Mbit/s; allowed < %g %%)" %
-         (pps, pps / pace * 100, pace, r["sender"]["mbps"], max_pct))]
+         (pps, pps / pace * 100, pace, r["sender"]["mbps"], max_pct)),
+        # The report says so, and does not call it loss.
+        (any(f["code"] == "udp_held_back" and f["side"] == "sender"
+             for f in r["diagnosis"]) and
+         not any(f["code"] == "udp_loss" for f in r["diagnosis"]),
+         "the diagnosis says the sender was held back, and no udp_loss "
+         "(%s)" % ", ".join(f["code"] for f in r["diagnosis"]))]
 
 def rcvbuf(r, drops, errs, args):
     # rcvbuf BUF MIN_PCT TOL_PCT

@@ -200,6 +200,7 @@ struct gb_zerocopy {
  */
 struct gb_udp {
 	int		has;		/* a UDP test's figures */
+	int		receiver;	/* the receiver's (else the sender's) */
 	uint32_t	length;		/* bytes per datagram, header included */
 	uint32_t	batch;		/* datagrams per system call */
 	uint64_t	datagrams;	/* sent, or received (distinct) */
