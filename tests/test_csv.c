@@ -30,7 +30,9 @@
 
 #define PARAM_COLS							\
 	"direction,buflen,nbuf,duration_s,streams,sndbuf,rcvbuf,mss,"	\
-	"nodelay,mtu_set,cc,bytes,seconds,mbps,megabytes,"
+	"nodelay,mtu_set,cc,protocol,rate_bps,rate_pps,bytes,seconds,"	\
+	"mbps,megabytes,udp_sent,udp_received,udp_lost,udp_lost_pct,"	\
+	"udp_jitter_ms,udp_tx_pps,udp_rx_pps,"
 
 static const char header_mtu[] = "point,repeat,mtu," PARAM_COLS
     SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error\r\n";
@@ -212,8 +214,8 @@ static void
 test_row_full(void **state)
 {
 	static const char want[] = "1,2,9000,"
-	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,"
-	    "1175000000,10,940,1120.56732,"
+	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,tcp,,,"
+	    "1175000000,10,940,1120.56732,,,,,,,,"
 	    "1175000000,10,940.1,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "40500,811000,0.05,0.25,1000,2000,,16384,262144,524288,3,210,10,"
 	    "8948,811000,5,9000,1,"
@@ -344,8 +346,8 @@ test_row_failed(void **state)
 	got = render(&s, 0, 0, 4, &p, &set, NULL, msg);
 	/* The quotes doubled, the whole field quoted, CR LF kept. */
 	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
-	    "1,0,0,0,0,1500,,%.*s\"connect to 10.0.0.2 port 5001: refused, "
-	    "\"\"peer\"\" said\r\nno\"\r\n", 4 + 2 * 32 + 1,
+	    "1,0,0,0,0,1500,,tcp,,%.*s\"connect to 10.0.0.2 port 5001: "
+	    "refused, \"\"peer\"\" said\r\nno\"\r\n", 11 + 2 * 32 + 1 + 1,
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
 	assert_string_equal(got, want);
@@ -357,7 +359,8 @@ test_row_failed(void **state)
 	assert_string_equal(cur, "");
 	assert_int_equal(row.n, hdr.n);
 	assert_string_equal(field(&hdr, &row, "error"), msg);
-	for (i = 14; i < row.n - 1; i++)
+	assert_string_equal(field(&hdr, &row, "protocol"), "tcp");
+	for (i = 17; i < row.n - 1; i++)	/* past the parameters */
 		assert_string_equal(row.f[i], "");
 	record_free(&hdr);
 	record_free(&row);

@@ -854,7 +854,8 @@ check_listed(const char *opt, const char *argname)
 		args[n++] = "h";
 	} else if (strcmp(opt, "-u") == 0 || strcmp(opt, "--udp") == 0 ||
 	    strcmp(opt, "-R") == 0 || strcmp(opt, "--rate") == 0 ||
-	    strcmp(opt, "--batch") == 0) {
+	    strcmp(opt, "--batch") == 0 || strcmp(opt, "--gso") == 0 ||
+	    strcmp(opt, "--gro") == 0) {
 		/* The UDP options: a client's, with -u. */
 		args[n++] = "-t";
 		args[n++] = "h";

@@ -336,8 +336,8 @@ test_roundtrip_side_udp(void **state)
 	in.side.udp.length = 1400;
 	in.side.udp.batch = 32;
 	in.side.udp.datagrams = 1786;
-	in.side.udp.enobufs = 3;
-	in.side.udp.refused = 2;
+	/* A receiver's: its figures; the sender's count as null, 0 here. */
+	in.side.udp.receiver = 1;
 	in.side.udp.gaps = 7;
 	in.side.udp.ooo = 5;
 	in.side.udp.dup = 1;
@@ -352,9 +352,15 @@ test_roundtrip_side_udp(void **state)
 	assert_memory_equal(&out.side.udp, &in.side.udp, sizeof(in.side.udp));
 	assert_int_equal(out.side.data_path, GB_PATH_RECVMMSG);
 	assert_int_equal(out.side.streams[0].path, GB_PATH_RECVMMSG);
+	/* A sender's: the receiver's figures are null, 0 once decoded. */
 	in.type = PROTO_DONE;
 	in.side.data_path = in.side.streams[0].path = GB_PATH_SENDMMSG;
+	in.side.udp.receiver = 0;
+	in.side.udp.gaps = in.side.udp.ooo = in.side.udp.dup = 0;
+	in.side.udp.stray = 0;
 	in.side.udp.jitter_ms = 0;
+	in.side.udp.enobufs = 3;
+	in.side.udp.refused = 2;
 	roundtrip(&in, &out);
 	assert_memory_equal(&out.side.udp, &in.side.udp, sizeof(in.side.udp));
 	assert_int_equal(out.side.data_path, GB_PATH_SENDMMSG);
@@ -367,6 +373,7 @@ test_roundtrip_side_udp(void **state)
 
 	/* A negative jitter: the decoder refuses it, naming the member. */
 	in.side.udp.has = 1;
+	in.side.udp.receiver = 1;
 	in.side.udp.length = 1400;
 	in.side.udp.batch = 32;
 	in.side.udp.jitter_ms = -0.5;
@@ -579,7 +586,7 @@ static const struct bad_body bad_bodies[] = {
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
 	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
-	    "\"buflen\":0,\"nbuf\":0,\"duration_ms\":10000,"
+	    "\"buflen\":67108865,\"nbuf\":0,\"duration_ms\":10000,"
 	    "\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "buflen" },
 	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"

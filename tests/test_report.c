@@ -434,7 +434,8 @@ test_summary_seed(void **state)
 static void
 test_interval_line(void **state)
 {
-	struct gb_interval iv = { 1.0, 2.0, UINT64_C(1178029733) };
+	struct gb_interval iv = { .start_s = 1.0, .end_s = 2.0,
+	    .bytes = UINT64_C(1178029733) };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;

@@ -190,6 +190,12 @@ static const struct err_case err_cases[] = {
 	    "--sweep: too many mtu values (max 256): 1280..65535+1" },
 	{ "length=1..64M+1",
 	    "--sweep: too many length values (max 256): 1..64M+1" },
+	{ "rate=10m..1g*2",
+	    "--sweep: rate takes a list of rates, not a range: 10m..1g*2" },
+	{ "rate=10x", "--sweep: rate value is not a rate (like 100m, 2.5g, "
+	    "64000 bit/s; 100kp, 5000p packets/s): 10x" },
+	{ "rate=10m,10000000",
+	    "--sweep: rate value given twice: 10000000" },
 };
 
 static void
@@ -382,6 +388,51 @@ test_apply_fields(void **state)
 	    "3000");
 }
 
+/* rate=: bit/s and packets/s apart, as -R would set them. */
+static void
+test_rate_axis(void **state)
+{
+	struct sweep		 s;
+	struct gb_params	 p, want;
+	struct sweep_setting	 set;
+	char			 err[256], buf[16];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "rate=10m,2500m,100kp,0,1234", err,
+	    sizeof(err)), 0);
+	assert_true(sweep_has(&s, SWEEP_RATE));
+	assert_int_equal(sweep_npoints(&s), 5);
+	params_fill(&p);
+	p.rate_pps = 7;		/* each point replaces both */
+	want = p;
+	memset(&set, 0, sizeof(set));
+	sweep_apply(&s, 0, &p, &set);
+	want.rate_bps = 10000000;
+	want.rate_pps = 0;
+	assert_memory_equal(&p, &want, sizeof(p));
+	sweep_apply(&s, 2, &p, &set);
+	assert_int_equal(p.rate_bps, 0);
+	assert_int_equal(p.rate_pps, 100000);
+	sweep_apply(&s, 3, &p, &set);
+	assert_int_equal(p.rate_bps, 0);
+	assert_int_equal(p.rate_pps, 0);
+	/* As -R writes them: the largest exact suffix, p for packets. */
+	assert_string_equal(sweep_value_text(&s, 0, 0, buf, sizeof(buf)),
+	    "10m");
+	assert_string_equal(sweep_value_text(&s, 0, 1, buf, sizeof(buf)),
+	    "2500m");
+	assert_string_equal(sweep_value_text(&s, 0, 2, buf, sizeof(buf)),
+	    "100kp");
+	assert_string_equal(sweep_value_text(&s, 0, 3, buf, sizeof(buf)),
+	    "0");
+	assert_string_equal(sweep_value_text(&s, 0, 4, buf, sizeof(buf)),
+	    "1234");
+	/* The number for plots and CSV, without the packets bit. */
+	assert_near(sweep_value(&s, 0, 2), 100000, 0);
+	assert_string_equal(sweep_param_name(SWEEP_RATE), "rate");
+}
+
 static void
 test_value_text(void **state)
 {
@@ -422,6 +473,7 @@ main(void)
 		cmocka_unit_test(test_cross_product),
 		cmocka_unit_test(test_apply_fields),
 		cmocka_unit_test(test_value_text),
+		cmocka_unit_test(test_rate_axis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,7 +282,7 @@ test_json(void **state)
 	assert_int_equal(json_array_size(a), 4);
 
 	p = json_array_get(a, 0);
-	assert_int_equal(json_object_size(p), 11);
+	assert_int_equal(json_object_size(p), 13);
 	v = json_object_get(p, "values");
 	assert_int_equal(json_object_size(v), 2);
 	assert_int_equal(json_integer_value(json_object_get(v, "window")),
