@@ -39,6 +39,19 @@ measure_capture_start(struct xfer_measure *m, int fd, uint16_t port)
 	    sizeof(m->capture_err));
 }
 
+/* The path MTU of a connected UDP socket less its IP and UDP headers. */
+static int
+measure_dg_max(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int mtu = sock_path_mtu(fd);
+
+	if (mtu <= 0 || getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	return mtu - (ss.ss_family == AF_INET6 ? 48 : 28);
+}
+
 int
 xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
     const struct gb_params *p, char *err, size_t errlen)
@@ -62,6 +75,8 @@ xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
 	if (p->affinity[0] != '\0' && cpulist_parse(p->affinity, m->cpus,
 	    GB_MAX_STREAMS, &m->ncpus, err, errlen) == -1)
 		return -1;
+	if (p->udp && m->is_tx)
+		m->dg_max = measure_dg_max(fd);
 	context_read(m->roots, m->ifname, fd, &m->context, err, errlen);
 	if (p->capture)
 		measure_capture_start(m, fd, c->port);
@@ -177,6 +192,11 @@ xfer_measure_warn(const struct xfer_measure *m, struct gb_side *side)
 
 	side->tos = m->tos;
 	side->has_fq_rate = m->has_fq_rate;
+	/* -u: longer than the path carries whole: the IP layer cuts it. */
+	if (m->dg_max > 0 && p->buflen > (uint32_t)m->dg_max)
+		knobs_warn(side, "-l %u: longer than the %d bytes a datagram "
+		    "of the path MTU holds: sent in IP fragments", p->buflen,
+		    m->dg_max);
 	side->fq_rate = m->fq_rate;
 	/* TCP keeps the two ECN bits of the byte to itself. */
 	if (p->tos != 0 && m->tos >= 0 && (uint32_t)m->tos != p->tos)

@@ -36,6 +36,7 @@ struct xfer_measure {
 	struct capture		*capture;
 	struct gb_capture	 cap;
 	char			 capture_err[GB_ERR_LEN];
+	int			 dg_max;	/* -u: the path's datagram, or 0 */
 	/* -u: the kernel's UDP and interface drop counters. */
 	struct udpstat		 udp_before, udp_after;
 	struct ifdrops		 drops_before, drops_after;

@@ -432,6 +432,38 @@ else
 	    "$(head -c 300 "$tmp/str.err")"
 fi
 
+# ------------------------------------------------- 7b. sweeps
+# --sweep length= and rate= over -u: the table's kpps and loss columns,
+# one CSV row per point with the protocol and the datagram counts.
+client sweep -t 127.0.0.1 -u -T 0.5 -R 10m --sweep length=64,1400 \
+    --sweep rate=5m,10kp --csv "$tmp/sweep.csv"
+exits sweep 0
+if grep -q 'kpps-RX *loss%' "$tmp/sweep.out" &&
+    [ "$(grep -c '^\(64\|1400\) ' "$tmp/sweep.out")" -eq 4 ]; then
+	pass "sweep: the table has kpps-RX and loss% and 4 rows"
+else
+	fail "sweep: table: $(tr '\n' '|' <"$tmp/sweep.out" | head -c 400)"
+fi
+if "$PY" - "$tmp/sweep.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+want = [("64", "5m"), ("64", "10kp"), ("1400", "5m"), ("1400", "10kp")]
+got = [(r["length"], r["rate"]) for r in rows]
+ok = got == want and all(
+    r["protocol"] == "udp" and int(r["udp_sent"]) > 0 and
+    r["udp_sent"] == r["udp_received"] and r["udp_lost"] == "0" and
+    r["buflen"] == r["length"] for r in rows)
+ok = ok and rows[1]["rate_pps"] == "10000" and rows[0]["rate_bps"] == "5000000"
+print("# %s" % [(r["length"], r["rate"], r["udp_sent"], r["udp_received"],
+                 r["rate_bps"], r["rate_pps"]) for r in rows])
+sys.exit(0 if ok else 1)
+PYEOF
+then
+	pass "sweep: 4 CSV rows, udp, each point's length and rate, no loss"
+else
+	fail "sweep: CSV rows (above)"
+fi
+
 # ------------------------------------------------- 8. reverse refused
 listener_stop "$lpid"
 if listener_start "$GB" "$tmp/l2.out" "$tmp/l2.err"; then

@@ -410,6 +410,25 @@ check "A's tbf qdisc is removed" no_qdisc
 attempts "4. -R 0 -b 4K, no qdisc" rcvbuf "4096 20 5" \
     -R 0 -l "$LEN" -b 4K -T 2
 
+# 5. Longer than the path MTU (1500 on the veth): allowed, sent in IP
+# fragments, with a warning on the sender; nothing lost at 10m.
+frag_ok() {
+	"$PY" - "$TMP/frag.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["result"]
+w = [x for x in r["sender"]["warnings"] if "IP fragments" in x]
+print("# 5. -l 4000: sent %s, received %s; warnings %s" % (
+    r["udp"]["sent"], r["udp"]["received"], r["sender"]["warnings"]))
+sys.exit(0 if w and r["udp"]["lost"] == 0 and r["udp"]["sent"] > 0 else 1)
+PYEOF
+}
+if udp_run frag -R 10m -l 4000 -T 1; then
+	check "5. -l 4000 over MTU 1500: a warning of IP fragments, no loss" \
+	    frag_ok
+else
+	fail "5. -l 4000 over MTU 1500: both ends exit 0"
+fi
+
 a=$NS_A
 b=$NS_B
 netns_cleanup
