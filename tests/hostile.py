@@ -782,7 +782,7 @@ def body_cases():
 # (member, bad value, words one of which the refusal must contain)
 PARAM_BAD = [
     ("direction", 2), ("direction", -1), ("direction", "0"),
-    ("buflen", 0), ("buflen", 64 * 1024 * 1024 + 1), ("buflen", "131072"),
+    ("buflen", -1), ("buflen", 64 * 1024 * 1024 + 1), ("buflen", "131072"),
     ("buflen", 131072.0),
     ("nbuf", 2**40 + 1), ("nbuf", -1), ("nbuf", True),
     ("duration_ms", 99), ("duration_ms", 86400001), ("duration_ms", None),
