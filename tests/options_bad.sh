@@ -142,6 +142,20 @@ values()
 		    "over-maximum 11t" "overflowing 99999999999999999999" \
 		    "overflowing 18446744073709552k"
 		;;
+	rate_send)	# -R: bit/s (k m g t) or packets/s (p); 0 is
+			# "unpaced", a valid value; without -u any value
+			# is refused naming -R as well
+		printf '%s\n' "empty " "non-numeric fast" "trailing 100mbit" \
+		    "trailing 1.5" "trailing 100kq" "negative -1m" "zero 0p" \
+		    "over-maximum 11t" "over-maximum 101mp" \
+		    "overflowing 99999999999999999999" \
+		    "overflowing 18446744073709552k"
+		;;
+	uint_batch)	# --batch: 1 to 1024
+		printf '%s\n' "empty " "non-numeric all" "trailing 32x" \
+		    "trailing 32.0" "negative -1" "zero 0" "over-maximum 1025" \
+		    "overflowing 4294967297" "overflowing 99999999999999999999"
+		;;
 	tos)		# --tos: 0-255 or 0x00-0xff; zero is a valid TOS
 		printf '%s\n' "empty " "non-numeric ef" "trailing 16x" \
 		    "trailing 0x" "trailing 010.0" "negative -1" \
@@ -215,8 +229,10 @@ M mss uint_M
 n count uint_n
 P parallel uint_P
 p port uint_p
+R rate rate_send
 T time seconds_T
 w window size_buf
+- batch uint_batch
 - confidence confidence
 - csv name_only
 - fq-rate rate_fq
