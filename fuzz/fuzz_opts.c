@@ -60,8 +60,9 @@ hello_encode(const struct gb_params *p, size_t *len)
  * added to struct gb_params is compared as soon as the hello carries it.
  */
 static void
-check_params(const struct gb_params *p, const char *where)
+check_params(const struct gb_params *given, const char *where)
 {
+	struct gb_params pm = *given, *p = &pm;
 	struct proto_reader r;
 	struct proto_msg *m;
 	char err[GB_ERR_LEN];
@@ -69,6 +70,9 @@ check_params(const struct gb_params *p, const char *where)
 	size_t len, len2, off;
 	long n;
 
+	/* -u without -l: the client fills it from the path MTU first. */
+	if (p->udp && p->buflen == GB_DGRAM_FROM_MTU)
+		p->buflen = 1472;
 	if (params_check(p, err, sizeof(err)) == -1)
 		fail(where, err);
 	if ((m = calloc(1, sizeof(*m))) == NULL)
