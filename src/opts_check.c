@@ -86,6 +86,10 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "only a client takes it (a listener "
 		    "serves TCP and UDP tests)");
 	}
+	if (tcp == NULL && sweep_has(&o->sweep, SWEEP_CC))
+		tcp = "--sweep cc=";
+	if (tcp == NULL && sweep_has(&o->sweep, SWEEP_MSS))
+		tcp = "--sweep mss=";
 	if (tcp != NULL) {
 		snprintf(st->name, sizeof(st->name), "%s", tcp);
 		return opts_error(st, "is for TCP tests, not with -u");
