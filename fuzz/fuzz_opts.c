@@ -70,9 +70,7 @@ check_params(const struct gb_params *given, const char *where)
 	size_t len, len2, off;
 	long n;
 
-	/* -u without -l: the client fills it from the path MTU first. */
-	if (p->udp && p->buflen == GB_DGRAM_FROM_MTU)
-		p->buflen = 1472;
+	params_dgram_len_floor(p);	/* -u without -l, as the client fills it */
 	if (params_check(p, err, sizeof(err)) == -1)
 		fail(where, err);
 	if ((m = calloc(1, sizeof(*m))) == NULL)

@@ -230,7 +230,7 @@ udp_hellos(struct client *c, char *err, size_t errlen)
 	memcpy(h.token, c->dg_token, sizeof(h.token));
 	for (i = 0; i < c->p->streams; i++) {
 		h.stream = (uint16_t)i;
-		h.send_ns = (uint64_t)monotime_ms() * 1000000u;
+		h.send_ns = monotime_ns();
 		dgram_encode(&h, buf);
 		if (send(c->fds[i], buf, sizeof(buf), MSG_NOSIGNAL) == -1 &&
 		    errno != ECONNREFUSED && errno != ENOBUFS) {
@@ -284,23 +284,20 @@ udp_streams(struct client *c, struct sock_addr *a, const char *token,
  * route has it.
  */
 static int
-udp_length(struct client *c, const struct sock_addr *a, char *err,
-    size_t errlen)
+udp_length(struct client *c, char *err, size_t errlen)
 {
-	int mtu;
+	int len;
 
 	if (!c->params.udp || c->params.buflen != GB_DGRAM_FROM_MTU)
 		return CLIENT_OK;
 	/* The MTU the test sets (--mtu, --sweep mtu=), else the route's. */
-	if ((mtu = c->params.mtu != 0 ? (int)c->params.mtu :
-	    sock_path_mtu(c->ctl)) <= 0) {
+	if ((len = sock_dgram_max(c->ctl, (int)c->params.mtu)) == -1) {
 		snprintf(err, errlen, "cannot read the path MTU to %s for the "
 		    "datagram length: give it with -l", c->cfg->host);
 		return CLIENT_FAILED;
 	}
-	mtu -= a->ss.ss_family == AF_INET6 ? 48 : 28;
-	c->params.buflen = mtu > (int)GB_MAX_DGRAM ? GB_MAX_DGRAM :
-	    mtu < (int)GB_MIN_DGRAM ? GB_MIN_DGRAM : (uint32_t)mtu;
+	c->params.buflen = len > (int)GB_MAX_DGRAM ? GB_MAX_DGRAM :
+	    len < (int)GB_MIN_DGRAM ? GB_MIN_DGRAM : (uint32_t)len;
 	return CLIENT_OK;
 }
 
@@ -541,7 +538,7 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	/* A listener that vanishes (not one that just stops) is noticed. */
 	sock_set_keepalive(c.ctl, (int)o->bounds->silent_ms);
 	trace(&c, "connected", r->peer);
-	if ((rc = udp_length(&c, &a, err, errlen)) != CLIENT_OK)
+	if ((rc = udp_length(&c, err, errlen)) != CLIENT_OK)
 		goto out;
 	r->params = *c.p;
 	if ((rc = handshake(&c, &a, err, errlen)) != CLIENT_OK)

@@ -215,10 +215,9 @@ diag_goodput(struct gb_result *r)
 	if (!(rate > 0) || !(link > 0))
 		return;
 	mtu = diag_mtu(r, &assumed);
-	gp = diag_tcp_goodput_mbps(link, mtu, DIAG_ETHERNET_OVERHEAD_BYTES);
-	/* -u: IPv4 and UDP headers, 28 bytes, not 52. */
-	if (r->params.udp && mtu > DIAG_TCPIP_HEADER_BYTES)
-		gp = gp * (mtu - 28) / (mtu - DIAG_TCPIP_HEADER_BYTES);
+	gp = diag_goodput_mbps(link, mtu, r->params.udp ?
+	    DIAG_UDPIP_HEADER_BYTES : DIAG_TCPIP_HEADER_BYTES,
+	    DIAG_ETHERNET_OVERHEAD_BYTES);
 	if (!(gp > 0))
 		return;
 	diag_add(r, "goodput", "path", "%.1f Mbps = %.1f %% of the %.1f Mbps "
@@ -231,12 +230,20 @@ diag_goodput(struct gb_result *r)
 /* ---- interface ---- */
 
 double
+diag_goodput_mbps(double link_mbps, unsigned mtu, unsigned header_bytes,
+    unsigned overhead_bytes)
+{
+	if (mtu <= header_bytes || !(link_mbps > 0))
+		return 0;
+	return link_mbps * (double)(mtu - header_bytes) /
+	    ((double)mtu + overhead_bytes);
+}
+
+double
 diag_tcp_goodput_mbps(double link_mbps, unsigned mtu, unsigned overhead_bytes)
 {
-	if (mtu <= DIAG_TCPIP_HEADER_BYTES || !(link_mbps > 0))
-		return 0;
-	return link_mbps * (double)(mtu - DIAG_TCPIP_HEADER_BYTES) /
-	    ((double)mtu + overhead_bytes);
+	return diag_goodput_mbps(link_mbps, mtu, DIAG_TCPIP_HEADER_BYTES,
+	    overhead_bytes);
 }
 
 /*

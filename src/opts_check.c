@@ -28,9 +28,7 @@ opts_points_ok(const struct gb_opts *o, char *why, size_t len)
 		p = o->params;
 		memset(&set, 0, sizeof(set));
 		sweep_apply(&o->sweep, i, &p, &set);
-		/* The client reads it from the path MTU: at least 1232. */
-		if (p.udp && p.buflen == GB_DGRAM_FROM_MTU)
-			p.buflen = GB_MIN_MTU - 48;
+		params_dgram_len_floor(&p);
 		if (params_check(&p, sub, sizeof(sub)) == 0)
 			continue;
 		if (o->sweep.naxes == 0)

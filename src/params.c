@@ -54,6 +54,13 @@ params_init(struct gb_params *p)
 	p->interval_ms = 0;
 }
 
+void
+params_dgram_len_floor(struct gb_params *p)
+{
+	if (p->udp && p->buflen == GB_DGRAM_FROM_MTU)
+		p->buflen = GB_MIN_MTU - 48;
+}
+
 const struct params_field *
 params_field(enum params_field_id id)
 {

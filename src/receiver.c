@@ -251,21 +251,20 @@ splice_loop(struct stream_io *io)
  * each message; a kernel without it (before 5.0) falls back to recvmmsg
  * with a note.
  */
-static int
+static void
 dg_gro(struct stream_io *io)
 {
 	int on = 1;
 
 	if (io->path != GB_PATH_GRO)
-		return 0;
+		return;
 	if (setsockopt(io->fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) == -1) {
 		snprintf(io->note, sizeof(io->note), "--gro: UDP_GRO: %s; "
 		    "recvmmsg instead", strerror(errno));
 		io->path = GB_PATH_RECVMMSG;
-		return 0;
+		return;
 	}
 	io->len = DG_GRO_BYTES;
-	return 0;
 }
 
 static int
@@ -274,7 +273,6 @@ dg_open(struct stream_io *io, char *err, size_t errlen)
 	int on = 1;
 
 	dg_gro(io);
-
 	seqstat_init(&io->dg.seq);
 	if (setsockopt(io->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on,
 	    sizeof(on)) == -1 || setsockopt(io->fd, SOL_SOCKET, SO_RXQ_OVFL,

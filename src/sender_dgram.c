@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/monotime.h"
 #include "base/params.h"
 #include "data/dgram.h"
 #include "data/stream.h"
@@ -32,15 +33,6 @@
 #define DG_CATCHUP_NS	UINT64_C(100000000)
 /* A wait for the next datagram looks at the stop flag this often. */
 #define DG_WAIT_SLICE_NS	UINT64_C(10000000)
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void
 sleep_until_ns(uint64_t t)
@@ -93,7 +85,7 @@ dg_wait(atomic_int *stop, uint64_t t)
 {
 	uint64_t now;
 
-	while ((now = now_ns()) < t) {
+	while ((now = monotime_ns()) < t) {
 		if (atomic_load_explicit(stop, memory_order_relaxed) !=
 		    STREAM_RUNNING)
 			return -1;
@@ -133,7 +125,7 @@ dg_loop(struct stream_io *io, atomic_int *stop, uint64_t nbuf,
 {
 	struct stream_dg *dg = &io->dg;
 	unsigned per = dg_per_call(dg), k, i;
-	uint64_t t0 = now_ns(), t, due, gap = dg->pps > 0 ?
+	uint64_t t0 = monotime_ns(), t, due, gap = dg->pps > 0 ?
 	    (uint64_t)(1e9 / dg->pps) : 0;
 	int n;
 
@@ -141,7 +133,7 @@ dg_loop(struct stream_io *io, atomic_int *stop, uint64_t nbuf,
 	    STREAM_RUNNING && (nbuf == 0 || dg->sent < nbuf)) {
 		k = nbuf != 0 && nbuf - dg->sent < per ?
 		    (unsigned)(nbuf - dg->sent) : per;
-		t = now_ns();
+		t = monotime_ns();
 		if (dg->pps > 0) {
 			due = t0 + (uint64_t)((double)dg->sent * 1e9 /
 			    dg->pps);
@@ -223,8 +215,8 @@ sender_dg_finish(struct stream_io *io)
 	memcpy(h.token, io->dg.token, sizeof(h.token));
 	for (i = 0; i < DG_END_COUNT; i++) {
 		if (i > 0)
-			sleep_until_ns(now_ns() + DG_END_GAP_MS * 1000000u);
-		h.send_ns = now_ns();
+			sleep_until_ns(monotime_ns() + DG_END_GAP_MS * 1000000u);
+		h.send_ns = monotime_ns();
 		dgram_encode(&h, end);
 		/* Lost or refused, the receiver's drain time ends it too. */
 		(void)send(io->fd, end, sizeof(end), MSG_NOSIGNAL);

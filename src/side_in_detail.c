@@ -252,34 +252,60 @@ zerocopy(struct side_in *in, const json_t *j, struct gb_zerocopy *z)
 	return 0;
 }
 
+/* A member of struct gb_udp that is a count: its key and its place. */
+struct udp_count {
+	const char	*key;
+	size_t		 off;
+};
+#define UDP_COUNT(key, field)	{ key, offsetof(struct gb_udp, field) }
+#define NCOUNTS(a)		(sizeof(a) / sizeof((a)[0]))
+
+/* -u: the counts of cols in o, into u; want as side_member_uint's. */
+static int
+udp_counts(struct side_in *in, const json_t *o, const struct udp_count *c,
+    size_t n, int want, struct gb_udp *u)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (side_member_uint(in, o, c[i].key, UINT64_MAX, want,
+		    (uint64_t *)(void *)((char *)u + c[i].off)) == -1)
+			return -1;
+	return 0;
+}
+
+/* -u: one object of counts, null or all of them; its has flag. */
+static int
+udp_object(struct side_in *in, const json_t *j, const char *key,
+    const struct udp_count *c, size_t n, struct gb_udp *u)
+{
+	const json_t *o;
+	int rc;
+
+	if ((rc = side_member_object(in, j, key, SIDE_WANT_ANY, &o)) != 1)
+		return rc;
+	return udp_counts(in, o, c, n, SIDE_WANT_VALUE, u) == -1 ? -1 : 1;
+}
+
 /* -u: the kernel's counts and the interface's drops, each null or all. */
 static int
 udp_kernel(struct side_in *in, const json_t *j, struct gb_udp *u)
 {
-	const json_t *o;
-	int y = SIDE_WANT_VALUE;
+	static const struct udp_count kernel[] = {
+		UDP_COUNT("rcvbuf_errors", rcvbuf_errors),
+		UDP_COUNT("sndbuf_errors", sndbuf_errors),
+		UDP_COUNT("in_errors", in_errors),
+		UDP_COUNT("in_csum_errors", in_csum_errors),
+	}, drops[] = {
+		UDP_COUNT("rx_dropped", if_rx_dropped),
+		UDP_COUNT("tx_dropped", if_tx_dropped),
+		UDP_COUNT("rx_missed", if_rx_missed),
+	};
 
-	if ((u->has_kernel = side_member_object(in, j, "kernel",
-	    SIDE_WANT_ANY, &o)) == -1)
-		return -1;
-	if (u->has_kernel && (side_member_uint(in, o, "rcvbuf_errors",
-	    UINT64_MAX, y, &u->rcvbuf_errors) == -1 ||
-	    side_member_uint(in, o, "sndbuf_errors", UINT64_MAX, y,
-	    &u->sndbuf_errors) == -1 ||
-	    side_member_uint(in, o, "in_errors", UINT64_MAX, y,
-	    &u->in_errors) == -1 ||
-	    side_member_uint(in, o, "in_csum_errors", UINT64_MAX, y,
-	    &u->in_csum_errors) == -1))
-		return -1;
-	if ((u->has_ifdrops = side_member_object(in, j, "interface_drops",
-	    SIDE_WANT_ANY, &o)) == -1)
-		return -1;
-	if (u->has_ifdrops && (side_member_uint(in, o, "rx_dropped",
-	    UINT64_MAX, y, &u->if_rx_dropped) == -1 ||
-	    side_member_uint(in, o, "tx_dropped", UINT64_MAX, y,
-	    &u->if_tx_dropped) == -1 ||
-	    side_member_uint(in, o, "rx_missed", UINT64_MAX, y,
-	    &u->if_rx_missed) == -1))
+	if ((u->has_kernel = udp_object(in, j, "kernel", kernel,
+	    NCOUNTS(kernel), u)) == -1 ||
+	    (u->has_ifdrops = udp_object(in, j, "interface_drops", drops,
+	    NCOUNTS(drops), u)) == -1)
 		return -1;
 	return 0;
 }
@@ -288,21 +314,18 @@ udp_kernel(struct side_in *in, const json_t *j, struct gb_udp *u)
 static int
 udp(struct side_in *in, const json_t *j, struct gb_udp *u)
 {
-	static const struct {
-		const char	*key;
-		size_t		 off;
-	} counts[] = {
-		{ "datagrams", offsetof(struct gb_udp, datagrams) },
-		{ "enobufs", offsetof(struct gb_udp, enobufs) },
-		{ "refused", offsetof(struct gb_udp, refused) },
-		{ "gaps", offsetof(struct gb_udp, gaps) },
-		{ "ooo", offsetof(struct gb_udp, ooo) },
-		{ "dup", offsetof(struct gb_udp, dup) },
-		{ "stray", offsetof(struct gb_udp, stray) },
-		{ "gro_trains", offsetof(struct gb_udp, gro_trains) },
+	/* datagrams first: both ends count it; the others one end each. */
+	static const struct udp_count counts[] = {
+		UDP_COUNT("datagrams", datagrams),
+		UDP_COUNT("enobufs", enobufs),
+		UDP_COUNT("refused", refused),
+		UDP_COUNT("gaps", gaps),
+		UDP_COUNT("ooo", ooo),
+		UDP_COUNT("dup", dup),
+		UDP_COUNT("stray", stray),
+		UDP_COUNT("gro_trains", gro_trains),
 	};
 	const json_t *o;
-	size_t i;
 	int y = SIDE_WANT_VALUE;
 
 	in->obj = "";
@@ -314,11 +337,10 @@ udp(struct side_in *in, const json_t *j, struct gb_udp *u)
 	    (u->receiver = side_member_real(in, o, "jitter_ms", SIDE_WANT_ANY,
 	    &u->jitter_ms)) == -1)
 		return -1;
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-		if (side_member_uint(in, o, counts[i].key, UINT64_MAX,
-		    i == 0 ? y : SIDE_WANT_ANY,
-		    (uint64_t *)(void *)((char *)u + counts[i].off)) == -1)
-			return -1;
+	if (udp_counts(in, o, counts, 1, y, u) == -1 ||
+	    udp_counts(in, o, counts + 1, NCOUNTS(counts) - 1, SIDE_WANT_ANY,
+	    u) == -1)
+		return -1;
 	if (!(u->jitter_ms >= 0))
 		return side_member_fail(in, "jitter_ms", "is negative");
 	if ((u->has_sock_drops = side_member_uint(in, o, "sock_drops",

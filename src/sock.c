@@ -239,11 +239,28 @@ wait_connected(int fd, int timeout_ms)
 }
 
 int
+sock_bind_local(int fd, const char *bind_addr, int family, char *err,
+    size_t errlen)
+{
+	struct sock_addr local;
+
+	if (bind_addr == NULL)
+		return 0;
+	if (sock_resolve(bind_addr, 0, family, &local, err, errlen) == -1)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&local.ss, local.len) == -1) {
+		snprintf(err, errlen, "cannot bind to %s: %s", bind_addr,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
 sock_connect(const struct sock_addr *a, const char *bind_addr,
     const struct gb_params *p, int is_tx, int timeout_ms, char *err,
     size_t errlen)
 {
-	struct sock_addr local;
 	char name[INET6_ADDRSTRLEN];
 	int fd;
 
@@ -254,16 +271,8 @@ sock_connect(const struct sock_addr *a, const char *bind_addr,
 	}
 	if (p != NULL && sock_apply(fd, p, is_tx, err, errlen) == -1)
 		goto fail;
-	if (bind_addr != NULL) {
-		if (sock_resolve(bind_addr, 0, a->ss.ss_family, &local, err,
-		    errlen) == -1)
-			goto fail;
-		if (bind(fd, (struct sockaddr *)&local.ss, local.len) == -1) {
-			snprintf(err, errlen, "cannot bind to %s: %s",
-			    bind_addr, strerror(errno));
-			goto fail;
-		}
-	}
+	if (sock_bind_local(fd, bind_addr, a->ss.ss_family, err, errlen) == -1)
+		goto fail;
 	sock_set_nonblock(fd, 1);
 	if (connect(fd, (const struct sockaddr *)&a->ss, a->len) == -1 &&
 	    (errno != EINPROGRESS || wait_connected(fd, timeout_ms) == -1)) {

@@ -45,7 +45,6 @@ int
 sock_udp_connect(const struct sock_addr *a, const char *bind_addr,
     const struct gb_params *p, int is_tx, char *err, size_t errlen)
 {
-	struct sock_addr local;
 	char name[INET6_ADDRSTRLEN];
 	int fd;
 
@@ -53,16 +52,8 @@ sock_udp_connect(const struct sock_addr *a, const char *bind_addr,
 		return -1;
 	if (sock_apply(fd, p, is_tx, err, errlen) == -1)
 		goto fail;
-	if (bind_addr != NULL) {
-		if (sock_resolve(bind_addr, 0, a->ss.ss_family, &local, err,
-		    errlen) == -1)
-			goto fail;
-		if (bind(fd, (struct sockaddr *)&local.ss, local.len) == -1) {
-			snprintf(err, errlen, "cannot bind to %s: %s",
-			    bind_addr, strerror(errno));
-			goto fail;
-		}
-	}
+	if (sock_bind_local(fd, bind_addr, a->ss.ss_family, err, errlen) == -1)
+		goto fail;
 	if (connect(fd, (const struct sockaddr *)&a->ss, a->len) == -1) {
 		snprintf(err, errlen, "cannot connect (UDP) to %s: %s",
 		    sock_ntop((const struct sockaddr *)&a->ss, name,
@@ -157,18 +148,20 @@ sock_mss(int fd)
 }
 
 int
-sock_path_mtu(int fd)
+sock_dgram_max(int fd, int mtu)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
-	int mtu = 0;
+	int v6;
 
 	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
 		return -1;
+	v6 = ss.ss_family == AF_INET6;
 	len = sizeof(mtu);
-	if (ss.ss_family == AF_INET6 ?
+	if (mtu == 0 && (v6 ?
 	    getsockopt(fd, IPPROTO_IPV6, IPV6_MTU, &mtu, &len) :
-	    getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &len))
+	    getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &len)) == -1)
 		return -1;
-	return mtu;
+	mtu -= v6 ? 48 : 28;	/* IPv6 or IPv4, and UDP, headers */
+	return mtu > 0 ? mtu : -1;
 }

@@ -39,19 +39,6 @@ measure_capture_start(struct xfer_measure *m, int fd, uint16_t port)
 	    sizeof(m->capture_err));
 }
 
-/* The path MTU of a connected UDP socket less its IP and UDP headers. */
-static int
-measure_dg_max(int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	int mtu = sock_path_mtu(fd);
-
-	if (mtu <= 0 || getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
-		return 0;
-	return mtu - (ss.ss_family == AF_INET6 ? 48 : 28);
-}
-
 int
 xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
     const struct gb_params *p, char *err, size_t errlen)
@@ -76,7 +63,7 @@ xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
 	    GB_MAX_STREAMS, &m->ncpus, err, errlen) == -1)
 		return -1;
 	if (p->udp && m->is_tx)
-		m->dg_max = measure_dg_max(fd);
+		m->dg_max = sock_dgram_max(fd, 0);
 	context_read(m->roots, m->ifname, fd, &m->context, err, errlen);
 	if (p->capture)
 		measure_capture_start(m, fd, c->port);

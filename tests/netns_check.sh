@@ -47,18 +47,8 @@ if ! netns_need_root >/dev/null; then
 	exit $?
 fi
 
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $1"; }
-check() {	# check NAME COMMAND...: passes when the command succeeds
-	local name=$1; shift
-	if "$@"; then ok "$name"; else fail "$name"; fi
-}
-finish() {
-	echo "$pass passed, $failed failed"
-	[ "$failed" -eq 0 ]
-}
+# shellcheck source=tests/lib/tally.sh
+. "$HERE/lib/tally.sh"
 
 if ! command -v "$PY" >/dev/null 2>&1; then
 	fail "$PY is installed (Debian package python3)"
@@ -287,28 +277,6 @@ sys.exit({"accuracy": accuracy, "crosscheck": crosscheck}[sys.argv[1]](
     sys.argv[2:]))
 PYEOF
 
-# tally FILE: prints the judge's lines and counts its verdicts.
-tally() {
-	local l
-	while IFS= read -r l; do
-		case $l in
-		"ok - "*) ok "${l#ok - }" ;;
-		"FAIL - "*) fail "${l#FAIL - }" ;;
-		*) echo "$l" ;;
-		esac
-	done <"$1"
-}
-
-# judge WHAT ARGS...: runs judge.py; a crash is a failure of its own.
-judge() {
-	local what=$1 rc=0
-	"$PY" "$TMP/judge.py" "$@" >"$TMP/judge.out" 2>"$TMP/judge.err" || rc=$?
-	tally "$TMP/judge.out"
-	if [ "$rc" -ne 0 ]; then
-		fail "judge $what ran (exit $rc: $(tail -n 1 "$TMP/judge.err"))"
-	fi
-}
-
 port=5000
 listen_in_b() {	# listen_in_b CMD...: background in B, wait for $port
 	local socks
@@ -445,7 +413,7 @@ link_test() {
 			check "MTU $mtu: gigebench test exits 0 on both ends" \
 			    [ "$rc" -eq 0 ]
 			if [ "$rc" -eq 0 ]; then
-				judge crosscheck "$mtu" "$ts" \
+				judge "$TMP/judge.py" crosscheck "$mtu" "$ts" \
 				    "$TMP/m$mtu.1.snd.json" "$TMP/m$mtu.1.before" \
 				    "$TMP/m$mtu.1.after" "$TMP/m$mtu.1.snd.rusage" \
 				    "$TMP/m$mtu.1.rcv.rusage" "$IF_A" "$IF_B" \
@@ -468,9 +436,9 @@ link_test() {
 				    "$TMP/m$mtu.$attempt.i3.err")"
 			fi
 		fi
-		judge accuracy "$mtu" "$ts" "$RATE_BPS" \
+		judge "$TMP/judge.py" accuracy "$mtu" "$ts" "$RATE_BPS" \
 		    "$TMP/m$mtu.$attempt.snd.json" "$i3" "$attempt" "$last"
-		if ! grep -q '^# .*: again$' "$TMP/judge.out"; then
+		if ! grep -q '^# .*: again$' "$TMP/judge.py.out"; then
 			break
 		fi
 	done

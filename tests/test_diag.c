@@ -296,6 +296,11 @@ test_goodput_formula(void **state)
 	assert_true(diag_tcp_goodput_mbps(NAN, 1500, 38) == 0);
 	assert_true(diag_tcp_goodput_mbps(1000, 53, 38) > 0);
 	assert_true(diag_tcp_goodput_mbps(1000, UINT32_MAX, UINT32_MAX) > 0);
+	/* -u: 28 bytes of IPv4 and UDP headers: 1472 of each 1538. */
+	assert_near(diag_goodput_mbps(1000, 1500, DIAG_UDPIP_HEADER_BYTES,
+	    DIAG_ETHERNET_OVERHEAD_BYTES), 1000.0 * 1472 / 1538, 1e-9);
+	assert_true(diag_goodput_mbps(1000, 28, 28, 38) == 0);
+	assert_true(diag_goodput_mbps(1000, 29, 28, 38) > 0);
 }
 
 /* ---- the seed stories ---- */

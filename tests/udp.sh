@@ -43,8 +43,6 @@ GB=${GIGEBENCH:-$top/build/gigebench}
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gigebench-udp.XXXXXX")
 pids=""
-passed=0
-failed=0
 # A client that has not ended by then is hung, not slow.
 bound=120
 
@@ -62,18 +60,12 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-pass() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $*"; }
-finish()
-{
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit $?
-}
+# shellcheck source=tests/lib/tally.sh
+. "$top/tests/lib/tally.sh"
 
 if [ ! -x "$GB" ]; then
 	fail "gigebench binary at $GB (run make)"
-	finish
+	finish; exit $?
 fi
 
 # The JSON checks, one named set per kind of run.  Prints "ok - ..." and
@@ -189,18 +181,6 @@ else:
     say(False, "%s: unknown check kind %s" % (name, kind))
 PYEOF
 
-# tally FILE: counts the ok/FAIL lines a checker printed, echoes them all.
-tally()
-{
-	local line
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) pass "${line#ok - }" ;;
-		"FAIL - "*) fail "${line#FAIL - }" ;;
-		*) echo "$line" ;;
-		esac
-	done <"$1"
-}
 
 # jcheck NAME KIND FILE ARG...: the named set of JSON checks on FILE.
 jcheck()
@@ -234,7 +214,7 @@ exits()
 if ! listener_start "$GB" "$tmp/l.out" "$tmp/l.err" --allow-reverse -v; then
 	pids="$pids $LISTENER_PID"
 	fail "a listener comes up: $(head -c 300 "$tmp/l.err")"
-	finish
+	finish; exit $?
 fi
 pids="$pids $LISTENER_PID"
 lpid=$LISTENER_PID

@@ -58,18 +58,8 @@ if ! netns_need_root >/dev/null; then
 	exit $?
 fi
 
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $1"; }
-check() {	# check NAME COMMAND...: passes when the command succeeds
-	local name=$1; shift
-	if "$@"; then ok "$name"; else fail "$name"; fi
-}
-finish() {
-	echo "$pass passed, $failed failed"
-	[ "$failed" -eq 0 ]
-}
+# shellcheck source=tests/lib/tally.sh
+. "$HERE/lib/tally.sh"
 
 if ! command -v "$PY" >/dev/null 2>&1; then
 	fail "$PY is installed (Debian package python3)"
@@ -219,28 +209,6 @@ def main(argv):
 sys.exit(main(sys.argv))
 PYEOF
 
-# tally FILE: prints the judge's lines and counts its verdicts.
-tally() {
-	local l
-	while IFS= read -r l; do
-		case $l in
-		"ok - "*) ok "${l#ok - }" ;;
-		"FAIL - "*) fail "${l#FAIL - }" ;;
-		*) echo "$l" ;;
-		esac
-	done <"$1"
-}
-
-# judge WHAT ARGS...: runs judge.py; a crash is a failure of its own.
-judge() {
-	local what=$1 rc=0
-	"$PY" "$TMP/judge.py" "$@" >"$TMP/judge.out" 2>"$TMP/judge.err" || rc=$?
-	tally "$TMP/judge.out"
-	if [ "$rc" -ne 0 ]; then
-		fail "judge $what ran (exit $rc: $(tail -n 1 "$TMP/judge.err"))"
-	fi
-}
-
 port=5300
 # "ip netns exec" execs the command, so $! is the listener itself.
 listen_in_b() {	# listen_in_b CMD...: background in B, wait for $port
@@ -376,9 +344,9 @@ attempts() {
 			return 0
 		fi
 		# shellcheck disable=SC2086
-		judge "$what" "$TMP/$what.$attempt.json" "$tag" "$DROPS" \
+		judge "$TMP/judge.py" "$what" "$TMP/$what.$attempt.json" "$tag" "$DROPS" \
 		    "$RCVBUF" "$attempt" "$last" $jargs
-		grep -q '^# .*: again$' "$TMP/judge.out" || return 0
+		grep -q '^# .*: again$' "$TMP/judge.py.out" || return 0
 	done
 }
 

@@ -21,6 +21,8 @@
 #define DIAG_TBF_OVERHEAD_BYTES		14u
 /* IPv4 20 + TCP 20 + the timestamps option 12 (Linux default). */
 #define DIAG_TCPIP_HEADER_BYTES		52u
+/* -u: IPv4 20 + UDP 8. */
+#define DIAG_UDPIP_HEADER_BYTES		28u
 
 /*
  * Fill r->findings from the figures of both sides (clearing them first).
@@ -29,10 +31,14 @@
 void	 diag_run(struct gb_result *);
 
 /*
- * The most payload TCP can carry over a link of link_mbps (10^6 bit/s)
- * with frames of mtu bytes that cost overhead_bytes more on the wire:
- * link * (mtu - 52) / (mtu + overhead).  0 when mtu leaves no payload.
+ * The most payload a transport with header_bytes of IP and its own
+ * headers can carry over a link of link_mbps (10^6 bit/s) with frames of
+ * mtu bytes that cost overhead_bytes more on the wire:
+ * link * (mtu - header) / (mtu + overhead).  0 when mtu leaves no payload.
+ * diag_tcp_goodput_mbps is that for TCP (52 bytes of headers).
  */
+double	 diag_goodput_mbps(double link_mbps, unsigned mtu,
+	    unsigned header_bytes, unsigned overhead_bytes);
 double	 diag_tcp_goodput_mbps(double link_mbps, unsigned mtu,
 	    unsigned overhead_bytes);
 

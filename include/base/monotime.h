@@ -1,6 +1,7 @@
 /*
- * monotime.h: milliseconds on CLOCK_MONOTONIC, the one clock deadlines
- * and timeouts are measured on (never the wall clock, which can jump).
+ * monotime.h: CLOCK_MONOTONIC, the one clock deadlines and timeouts are
+ * measured on (never the wall clock, which can jump), in milliseconds and,
+ * for the datagrams' send times and pacing, in nanoseconds.
  */
 #ifndef GB_MONOTIME_H
 #define GB_MONOTIME_H
@@ -15,6 +16,15 @@ monotime_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline uint64_t
+monotime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 #endif /* GB_MONOTIME_H */

@@ -175,6 +175,13 @@ uint64_t params_wire_min(enum params_field_id);
  * params_check() counts them in the listener's memory.
  */
 unsigned params_zc_ring_count(uint32_t buflen);
+/*
+ * A UDP test without -l gets its length from the path MTU, which the
+ * client reads after it connects; a check of the parameters made before
+ * that (the option parser's, a sweep point's) takes the smallest such
+ * length, GB_MIN_MTU less IPv6's and UDP's 48 bytes.  Else unchanged.
+ */
+void	params_dgram_len_floor(struct gb_params *);
 
 /*
  * params_check.c: what the listener checks before acting on a test (and

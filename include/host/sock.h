@@ -24,6 +24,9 @@ int	sock_resolve(const char *host, uint16_t port, int family,
 /* A non-blocking listening socket; dual-stack "::" unless -4/-6/-B. */
 int	sock_listen(const char *bind_addr, uint16_t port, int family,
 	    char *err, size_t errlen);
+/* -B: bind fd to bind_addr (any port) in family; NULL binds nothing. */
+int	sock_bind_local(int fd, const char *bind_addr, int family,
+	    char *err, size_t errlen);
 /*
  * A blocking socket connected to addr within timeout_ms.  params may be
  * NULL (control connection); otherwise the test's options for the role
@@ -88,7 +91,11 @@ int	sock_udp_stream(int lfd, const struct sockaddr *peer,
 	    char *err, size_t errlen);
 /* TCP_MAXSEG of a connected socket: its MSS; 1448 when unknown. */
 uint32_t sock_mss(int fd);
-/* IP_MTU (IPV6_MTU) of a connected socket, or -1. */
-int	sock_path_mtu(int fd);
+/*
+ * The UDP payload a datagram of mtu bytes (0: the path MTU of connected
+ * fd, IP_MTU or IPV6_MTU) carries whole over fd's family: the MTU less
+ * 28 bytes of IPv4 and UDP headers, or 48 over IPv6; -1 when unknown.
+ */
+int	sock_dgram_max(int fd, int mtu);
 
 #endif /* GB_SOCK_H */
