@@ -85,12 +85,28 @@ check-loopback: $(BIN)
 
 # -u on loopback (issue 15): both directions, -P 4, -n, -R in bit/s and
 # packets/s, the JSON members and text lines, the usage errors, strangers
-# at the listener's UDP port, a reverse test refused (about 30 s).
+# at the listener's UDP port, a reverse test refused; the listener's
+# --max-rate held while a test runs (tests/udp_rate.py; about 40 s).
 check-udp: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/udp.sh
+	GIGEBENCH=$(abspath $(BIN)) python3 tests/udp_rate.py
 
 check-man: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) sh tests/man.sh
+
+# --ttcp on loopback (issue 16): both roles, TCP and UDP, sink and pipe
+# mode, ttcp's lines by the regular expressions of a ttcp-parsing
+# script, -A/-O/-B/-T, socat as the raw peer both ways; a native
+# listener naming what is not gigebench (ttcp, raw, iperf3, nuttcp,
+# HTTP, TLS, SSH), a native client against a ttcp receiver (about 40 s).
+check-ttcp: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/ttcp.sh
+	GIGEBENCH=$(abspath $(BIN)) python3 tests/peer_kinds.py
+
+# The same against a classic ttcp built by hand (not in Debian, not in
+# CI): make check-ttcp-classic TTCP=/path/to/ttcp.
+check-ttcp-classic: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) TTCP="$(TTCP)" bash tests/ttcp_classic.sh
 
 # Sweeps on loopback: the sweep runner, table, CSV, JSON and plot.
 check-sweep: $(BIN)
@@ -171,7 +187,7 @@ check-limits: $(BIN)
 check-claims: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/claims.sh
 
-CHECKS	= check-layers check-unit check-loopback check-udp check-man \
+CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
@@ -206,7 +222,7 @@ asan:
 #   srccap.c are unit-tested under ASan, and the pending-connection and
 #   refusal paths are check-loopback's and check-auth's.
 # Together about 70 s saved.
-ASAN_CHECKS = check-unit check-loopback check-udp check-man check-sweep \
+ASAN_CHECKS = check-unit check-loopback check-udp check-ttcp check-man check-sweep \
 	  check-options check-capture check-soak-lsan
 
 check-asan:
@@ -265,6 +281,11 @@ install: $(BIN)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/gigebench
 	install -m 0644 man/gigebench.1 $(DESTDIR)$(MANDIR)/man1/gigebench.1
 
+# A "ttcp" that is gigebench's classic mode: only when asked, since it
+# may hide a system ttcp.
+install-ttcp: install
+	ln -sf gigebench $(DESTDIR)$(BINDIR)/ttcp
+
 clean:
 	rm -rf build build-asan
 
@@ -272,7 +293,8 @@ clean:
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \
-	check-limits check-layers check-claims check-listener check-udp
+	check-limits check-layers check-claims check-listener check-udp \
+	check-ttcp check-ttcp-classic install-ttcp
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

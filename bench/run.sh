@@ -6,6 +6,7 @@
 #	bash bench/run.sh			# the full run (root, ~20 min)
 #	bash bench/run.sh --smoke		# one short round (make bench-smoke)
 #	bash bench/run.sh --rounds 7 --seconds 10 --json out.json
+#	bash bench/run.sh --udp-only --beds lo,1500	# the UDP cases alone
 #
 # What it measures, for each case (a bed and a setting) and each tool:
 # the median over rounds of Mbps (as the tool reports it) and of CPU
@@ -40,6 +41,16 @@
 # 127.0.0.1 or inside the namespaces (nuttcp cannot bind its server; it
 # listens on the namespace's or the host's addresses for the run).
 #
+# UDP (issue 15), on loopback and the MTU 1500 bed: each tool as fast as
+# it sends (gigebench -u -R 0, iperf3 -u -b 0, iperf -u -b 10G, nuttcp -u
+# -R 10g) at 64-byte and full-size (1472-byte, the MTU 1500 payload)
+# datagrams, 1 and 2 streams, --udp-seconds each (3 by default, as the
+# issue measured); gigebench also with --gso --gro at full size, and on
+# loopback bench/udp_ceiling.c, a bare sendmmsg()/recvmmsg() pair in one
+# process, as the kernel's ceiling.  The figures: datagrams received per
+# second, loss, and CPU per datagram: the sender's per datagram sent, the
+# receiver's and the host's per datagram received.
+#
 # Exit status: 0 when every run of every tool worked and gave a figure,
 # 1 when one failed (the table still prints), 2 on a usage error.  It is
 # not a performance assertion.
@@ -61,12 +72,17 @@ LENGTHS=1
 ZEROCOPY=1
 MATCHED_LEN=131072		# 128K: the matched settings' buffer length
 SWEEP_LENS="65536 131072 262144 1048576"
+TCP=1
+UDP=1
+UDP_SECS=3
+UDP_LENS="64 1472"		# 1472: the payload of a full MTU 1500 frame
 
 usage() {
 	cat <<EOF
 usage: bench/run.sh [--smoke] [--rounds n] [--seconds s] [--json file]
                     [--keep dir] [--beds list] [--no-lengths]
-                    [--no-zerocopy]
+                    [--no-zerocopy] [--no-udp | --udp-only]
+                    [--udp-seconds s]
 
   --smoke        one round of 1 s runs, loopback, defaults only
   --rounds n     interleaved rounds, 1-100 (default: $ROUNDS)
@@ -76,6 +92,9 @@ usage: bench/run.sh [--smoke] [--rounds n] [--seconds s] [--json file]
   --beds list    of lo, 1500, 9000 (default: $BEDS); 1500 and 9000 need root
   --no-lengths   skip the buffer length runs on loopback
   --no-zerocopy  skip the zero-copy mode runs on loopback
+  --no-udp       skip the UDP cases
+  --udp-only     only the UDP cases (on the beds lo and 1500)
+  --udp-seconds s  seconds per UDP run, 1-60 (default: $UDP_SECS)
 
 Environment: GIGEBENCH (default: build/gigebench), PYTHON, CC.
 EOF
@@ -88,19 +107,22 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1; ROUNDS=1; SECS=1; BEDS=lo; LENGTHS=0; ZEROCOPY=0
 		shift ;;
-	--rounds | --seconds | --json | --keep | --beds)
+	--rounds | --seconds | --json | --keep | --beds | --udp-seconds)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		case $1 in
 		--rounds) ROUNDS=$2 ;;
 		--seconds) SECS=$2 ;;
+		--udp-seconds) UDP_SECS=$2 ;;
 		--json) JSON_OUT=$2 ;;
 		--keep) KEEP=$2 ;;
-		--beds) BEDS=$2 ;;
+		--beds) BEDS=$2; BEDS_SET=1 ;;
 		esac
 		shift 2
 		;;
 	--no-lengths) LENGTHS=0; shift ;;
 	--no-zerocopy) ZEROCOPY=0; shift ;;
+	--no-udp) UDP=0; shift ;;
+	--udp-only) TCP=0; shift ;;
 	-h | --help) usage ;;
 	*) echo "bench: unknown option: $1" >&2; usage ;;
 	esac
@@ -109,10 +131,16 @@ case $ROUNDS in '' | *[!0-9]*) die "rounds is not 1-100: $ROUNDS" ;; esac
 if [ "${#ROUNDS}" -gt 3 ] || [ "$ROUNDS" -lt 1 ] || [ "$ROUNDS" -gt 100 ]; then
 	die "rounds is not 1-100: $ROUNDS"
 fi
-case $SECS in '' | *[!0-9]*) die "seconds is not 1-60: $SECS" ;; esac
-if [ "${#SECS}" -gt 2 ] || [ "$SECS" -lt 1 ] || [ "$SECS" -gt 60 ]; then
-	die "seconds is not 1-60: $SECS"
-fi
+for s in "$SECS" "$UDP_SECS"; do
+	case $s in '' | *[!0-9]*) die "seconds is not 1-60: $s" ;; esac
+	if [ "${#s}" -gt 2 ] || [ "$s" -lt 1 ] || [ "$s" -gt 60 ]; then
+		die "seconds is not 1-60: $s"
+	fi
+done
+[ "$TCP" -eq 1 ] || [ "$UDP" -eq 1 ] || die "--no-udp and --udp-only leave nothing to run"
+[ "$SMOKE" -eq 0 ] || UDP_SECS=1
+# the UDP cases run on lo and 1500 only: do not build the 9000 bed for them
+[ "$TCP" -eq 1 ] || [ -n "${BEDS_SET:-}" ] || BEDS=lo,1500
 for bed in ${BEDS//,/ }; do
 	case $bed in lo | 1500 | 9000) ;; *) die "bed is lo, 1500 or 9000: $bed" ;; esac
 done
@@ -162,12 +190,13 @@ cp "$GB" "$WORK/gigebench"
 GB_SHA=$(sha256sum "$GB" | cut -c1-12)
 GB=$WORK/gigebench
 
-for prog in cpuwrap bareloop; do
+for prog in cpuwrap bareloop udp_ceiling; do
 	"$CC" -O2 -Wall -pthread -o "$WORK/$prog" "$HERE/$prog.c" ||
 	    { echo "bench: cannot build bench/$prog.c" >&2; exit 1; }
 done
 WRAP=$WORK/cpuwrap
 BARE=$WORK/bareloop
+CEIL=$WORK/udp_ceiling
 
 # bytes SIZE: 128K, 1M or 131072 in bytes (powers of 1024).
 bytes() {
@@ -263,7 +292,7 @@ port_take() {	# sets PORT to four free ports on BED
 		PORT_NEXT=$((PORT_NEXT + 4))
 		[ "$PORT_NEXT" -lt 60000 ] || PORT_NEXT=41000
 		prefix b "$bed"
-		busy=$("${PFX[@]}" ss -Htan "( sport >= :$PORT and sport <= :$((PORT + 3)) )")
+		busy=$("${PFX[@]}" ss -Htuan "( sport >= :$PORT and sport <= :$((PORT + 3)) )")
 		[ -n "$busy" ] || return 0
 	done
 	echo "bench: no free ports" >&2
@@ -271,9 +300,10 @@ port_take() {	# sets PORT to four free ports on BED
 }
 
 listening() {	# listening BED PORT: 0 once something listens on PORT
+	# (TCP, or a bound UDP socket: iperf -s -u has no TCP port)
 	prefix b "$1"
 	for _ in $(seq 1 250); do
-		if [ -n "$("${PFX[@]}" ss -Htln "sport = :$2")" ]; then return 0; fi
+		if [ -n "$("${PFX[@]}" ss -Htuln "sport = :$2")" ]; then return 0; fi
 		sleep 0.02
 	done
 	return 1
@@ -286,11 +316,19 @@ listening() {	# listening BED PORT: 0 once something listens on PORT
 # length option at all.
 server_cmd() {
 	local tool=$1 len=$2 bind=$3 streams=$4 mode=${5:-}
+	local u=()
+	case $mode in udp*) u=(-u) ;; esac
 	case $tool in
 	gigebench) SRV=("$GB" -r -1 -B "$bind" -p "$PORT") ;;
 	iperf3) SRV=(iperf3 -s -1 -B "$bind" -p "$PORT") ;;
 	nuttcp) SRV=(nuttcp -1 -P "$PORT") ;;
-	iperf) SRV=(iperf -s -B "$bind" -p "$PORT") ;;
+	# iperf 2's UDP server reads -l bytes (1470 if not given): the
+	# datagram's length, so that nothing is cut
+	# (its own CSV: the client's copy of the server report says
+	# total -1 in iperf 2.1.8)
+	iperf) SRV=(iperf -s "${u[@]}" -B "$bind" -p "$PORT")
+		[ -z "${u[*]}" ] || SRV+=(-l "$len" -y C) ;;
+	ceiling) SRV=() ;;	# one process: both ends
 	bare)
 		SRV=("$BARE" -r -p "$PORT" -l "$len" -P "$streams")
 		[ "$mode" != lowat ] || SRV+=(-w)
@@ -299,6 +337,9 @@ server_cmd() {
 }
 client_cmd() {
 	local tool=$1 len=$2 streams=$3 host=$4 mode=${5:-} l=() p=() z=()
+	case $mode in
+	udp*) client_cmd_udp "$@"; return ;;
+	esac
 	case $tool in
 	gigebench)
 		[ "$len" = def ] || l=(-l "$len")
@@ -333,6 +374,35 @@ client_cmd() {
 		;;
 	bare) CLI=("$BARE" -t "$host" -p "$PORT" -l "$len" -P "$streams"
 	    -T "$SECS") ;;
+	esac
+}
+
+# The UDP clients, as fast as each sends: LEN is the datagram's payload.
+client_cmd_udp() {
+	local tool=$1 len=$2 streams=$3 host=$4 mode=$5 p=() g=()
+	case $tool in
+	gigebench)
+		[ "$streams" -eq 1 ] || p=(-P "$streams")
+		[ "$mode" != udp-gso ] || g=(--gso --gro)
+		CLI=("$GB" -u -t "$host" -p "$PORT" -T "$UDP_SECS" -l "$len"
+		    -R 0 "${p[@]}" "${g[@]}" -J)
+		;;
+	iperf3)
+		[ "$streams" -eq 1 ] || p=(-P "$streams")
+		CLI=(iperf3 -u -b 0 -c "$host" -p "$PORT" -t "$UDP_SECS"
+		    -l "$len" "${p[@]}" -J)
+		;;
+	nuttcp)
+		[ "$streams" -eq 1 ] || p=("-N$streams")
+		CLI=(nuttcp -u -R10g -t "-T$UDP_SECS" "-l$len" "${p[@]}"
+		    -P "$PORT" -p "$((PORT + 1))" -fparse "$host")
+		;;
+	iperf)
+		[ "$streams" -eq 1 ] || p=(-P "$streams")
+		CLI=(iperf -u -b 10G -c "$host" -p "$PORT" -t "$UDP_SECS"
+		    -l "$len" "${p[@]}" -y C)
+		;;
+	ceiling) CLI=("$CEIL" -l "$len" -T "$UDP_SECS" -P "$streams" "$host") ;;
 	esac
 }
 
@@ -386,11 +456,15 @@ run_one() {
 		echo "client=${CLI[*]}"
 	} >"$dir/meta"
 	prefix b "$bed"
-	"${PFX[@]}" "$WRAP" "$dir/server.cpu" "${SRV[@]}" \
-	    >"$dir/server.out" 2>"$dir/server.err" </dev/null &
-	srv=$!
+	if [ "${#SRV[@]}" -eq 0 ]; then
+		srv=""		# the ceiling: no server
+	else
+		"${PFX[@]}" "$WRAP" "$dir/server.cpu" "${SRV[@]}" \
+		    >"$dir/server.out" 2>"$dir/server.err" </dev/null &
+		srv=$!
+	fi
 	SRV_PID=$srv
-	if ! listening "$bed" "$PORT"; then
+	if [ -n "$srv" ] && ! listening "$bed" "$PORT"; then
 		echo "bench: $tool server did not listen on $bed port $PORT" >&2
 		stop_server "$srv"
 		echo "client_rc=none" >>"$dir/meta"
@@ -400,12 +474,14 @@ run_one() {
 	rc=0
 	prefix a "$bed"
 	head -n 1 /proc/stat >"$dir/host0"
-	"${PFX[@]}" timeout -k 5 $((SECS + 30)) "$WRAP" "$dir/client.cpu" \
+	"${PFX[@]}" timeout -k 5 $((SECS + UDP_SECS + 30)) "$WRAP" "$dir/client.cpu" \
 	    "${CLI[@]}" >"$dir/client.out" 2>"$dir/client.err" </dev/null || rc=$?
 	head -n 1 /proc/stat >"$dir/host1"
 	echo "client_rc=$rc" >>"$dir/meta"
 	# iperf -s never exits by itself; the others end after one test.
-	if [ "$tool" = iperf ]; then
+	if [ -z "$srv" ]; then
+		:
+	elif [ "$tool" = iperf ]; then
 		sleep 0.1
 		stop_server "$srv"
 	elif ! wait_pid "$srv" 50; then
@@ -432,6 +508,7 @@ specs() {	# specs LEN STREAMS [extra...]: the four tools at LEN x STREAMS
 	echo "$out $*"
 }
 for bed in $BED_LIST; do
+	[ "$TCP" -eq 1 ] || break
 	name=$bed
 	[ "$bed" = lo ] && name=loopback || name="mtu $bed"
 	bare_def=""
@@ -448,7 +525,7 @@ for bed in $BED_LIST; do
 done
 # Buffer lengths a default could take: gigebench at each, with the bare
 # loop and iperf3 at 128K and 1M (the 128K runs are the matched case's).
-if [ "$LENGTHS" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
+if [ "$TCP" -eq 1 ] && [ "$LENGTHS" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
 	sweep=""
 	for len in $SWEEP_LENS; do sweep="$sweep gigebench:$len:1"; done
 	for len in $MATCHED_LEN 1048576; do
@@ -458,19 +535,41 @@ if [ "$LENGTHS" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
 fi
 # The bare loop as cheap as it gets: its receiver with SO_RCVLOWAT at the
 # length, as gigebench's (bareloop -w), at 128K and 1M.
-if [[ " $BED_LIST " == *" lo "* ]] && [ "$SMOKE" -eq 0 ]; then
+if [ "$TCP" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]] && [ "$SMOKE" -eq 0 ]; then
 	case_add "loopback, bare loop with SO_RCVLOWAT" lo \
 	    "gigebench:$MATCHED_LEN:1 bare:$MATCHED_LEN:1:lowat gigebench:1048576:1 bare:1048576:1:lowat"
 fi
 # The zero-copy modes at gigebench's default length, beside the copying
 # path and iperf3 with and without its -Z (sendfile).
-if [ "$ZEROCOPY" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
+if [ "$TCP" -eq 1 ] && [ "$ZEROCOPY" -eq 1 ] && [[ " $BED_LIST " == *" lo "* ]]; then
 	zc=""
 	for m in "" Z sendfile skiprx splice sendfile+skiprx; do
 		zc="$zc gigebench:$GB_DEF_LEN:1${m:+:$m}"
 	done
 	case_add "loopback, zero-copy modes" lo \
 	    "$zc iperf3:$GB_DEF_LEN:1 iperf3:$GB_DEF_LEN:1:Z"
+fi
+
+# UDP: on loopback and the MTU 1500 bed (the 9000 bed adds nothing a
+# 1472-byte datagram would see), at each length with 1 and 2 streams; the
+# ceiling on loopback only (its two sockets are in one process); smoke:
+# loopback, 64 bytes, one stream.
+if [ "$UDP" -eq 1 ]; then
+	for bed in $BED_LIST; do
+		[ "$bed" != 9000 ] || continue
+		[ "$bed" = lo ] && name="udp loopback" || name="udp mtu $bed"
+		for len in $UDP_LENS; do
+			for streams in 1 2; do
+				list=""
+				for t in $TOOLS4; do list="$list $t:$len:$streams:udp"; done
+				[ "$len" -lt 1472 ] ||
+				    list="$list gigebench:$len:$streams:udp-gso"
+				[ "$bed" != lo ] || list="$list ceiling:$len:$streams:udp"
+				case_add "$name, $len B x $streams" "$bed" "$list"
+				[ "$SMOKE" -eq 0 ] || break 3
+			done
+		done
+	done
 fi
 
 # key BED TOOL LEN STREAMS [MODE]: runs with equal keys are the same run.
@@ -482,6 +581,7 @@ key_of() {
 
 : >"$WORK/cases"
 runs_per_round=0
+tcp_runs=0
 seen=" "
 for c in "${CASES[@]}"; do
 	IFS='|' read -r name bed list <<<"$c"
@@ -490,15 +590,21 @@ for c in "${CASES[@]}"; do
 		k=$(key_of "$bed" "$tool" "$len" "$streams" "$mode")
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$bed" "$tool" \
 		    "$len" "$streams" "$k" "${mode:-copy}" >>"$WORK/cases"
-		case $seen in *" $k "*) ;; *) seen="$seen$k "; runs_per_round=$((runs_per_round + 1)) ;; esac
+		case $seen in *" $k "*) ;; *)
+			seen="$seen$k "
+			runs_per_round=$((runs_per_round + 1))
+			case $mode in udp*) ;; *) tcp_runs=$((tcp_runs + 1)) ;; esac
+			;;
+		esac
 	done
 done
 
 # about 0.2 s per run besides the test itself (measured: 851 s for 165
 # runs of 5 s)
 {
-	echo "gigebench bench: $ROUNDS round(s) of $runs_per_round runs, $SECS s each" \
-	    "(about $(((ROUNDS * runs_per_round * (SECS * 10 + 2) / 10 + 59) / 60)) min)"
+	echo "gigebench bench: $ROUNDS round(s) of $runs_per_round runs" \
+	    "($tcp_runs TCP of $SECS s, $((runs_per_round - tcp_runs)) UDP of $UDP_SECS s;" \
+	    "about $(((ROUNDS * (tcp_runs * (SECS * 10 + 2) + (runs_per_round - tcp_runs) * (UDP_SECS * 10 + 12)) / 10 + 59) / 60)) min)"
 	echo "beds:$BED_LIST; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 } >&2
 
@@ -536,6 +642,7 @@ done
 	echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "rounds=$ROUNDS"
 	echo "seconds=$SECS"
+	echo "udp_seconds=$UDP_SECS"
 } >"$WORK/machine"
 
 json=()

@@ -145,6 +145,125 @@ PARSERS = {'gigebench': parse_gigebench, 'iperf3': parse_iperf3,
            'nuttcp': parse_nuttcp, 'iperf': parse_iperf, 'bare': parse_bare}
 
 
+# UDP (issue 15): each parser gives the datagrams sent and received, the
+# received payload bytes and the receiver's seconds, as the tool reports
+# them.
+
+def udp_gigebench(d):
+    j = json.loads(read_text(os.path.join(d, 'client.out')))
+    r = j.get('result')
+    if not isinstance(r, dict) or 'error' in j:
+        raise ValueError('gigebench: %s' % j.get('error', 'no result'))
+    u, rx = r['udp'], r['receiver']
+    return {'sent': int(u['sent']), 'received': int(u['received']),
+            'rx_bytes': int(rx['bytes']), 'seconds': float(rx['seconds'])}
+
+
+def udp_iperf3(d):
+    """iperf3 -u -J: end.sum holds the datagrams the sender sent
+    ("packets") and the receiver's count of the lost ones."""
+    j = json.loads(read_text(os.path.join(d, 'client.out')))
+    if 'error' in j:
+        raise ValueError('iperf3: %s' % j['error'])
+    s = j['end']['sum']
+    sent, lost = int(s['packets']), int(s['lost_packets'])
+    length = int(j['start']['test_start']['blksize'])
+    return {'sent': sent, 'received': sent - lost,
+            'rx_bytes': (sent - lost) * length, 'seconds': float(s['seconds'])}
+
+
+def udp_nuttcp(d):
+    """nuttcp -u -fparse: megabytes= received, real_seconds=, and
+    drop= of pkt= (pkt: the datagrams the receiver saw plus the ones it
+    found missing, that is the ones sent)."""
+    t = read_text(os.path.join(d, 'client.out'))
+    f = dict(re.findall(r'(\w+)=([-\d.]+)', t))
+    try:
+        pkt, drop = int(f['pkt']), int(f['drop'])
+        mb, secs = float(f['megabytes']), float(f['real_seconds'])
+    except KeyError as e:
+        raise ValueError('nuttcp: no %s= in its output' % e)
+    return {'sent': pkt, 'received': pkt - drop,
+            'rx_bytes': int(mb * (1 << 20)), 'seconds': secs}
+
+
+def udp_iperf(d):
+    """iperf -s -u -y C: the server's lines, one per stream, with 14 or
+    more fields: ...,interval,bytes,bits/s,jitter,lost,total,percent,out
+    of order (the client's copy of them says total -1 in 2.1.8)."""
+    sent = lost = nbytes = 0
+    secs, n = 0.0, 0
+    for line in read_text(os.path.join(d, 'server.out')).splitlines():
+        f = line.strip().split(',')
+        if len(f) < 14 or f[5] == '-1' or int(f[11]) < 0:
+            continue
+        a, _, b = f[6].partition('-')
+        secs = max(secs, float(b) - float(a))
+        nbytes += int(f[7])
+        lost += int(f[10])
+        sent += int(f[11])
+        n += 1
+    if n == 0:
+        raise ValueError('iperf: no server report line (the receiver\'s '
+                         'figures) in its CSV output')
+    return {'sent': sent, 'received': sent - lost, 'rx_bytes': nbytes,
+            'seconds': secs}
+
+
+def udp_ceiling(d):
+    t = read_text(os.path.join(d, 'client.out'))
+    if not t.startswith('udp_ceiling:'):
+        raise ValueError('udp_ceiling: no result line')
+    f = dict(p.split('=', 1) for p in t.split() if '=' in p)
+    return {'sent': int(f['sent']), 'received': int(f['received']),
+            'rx_bytes': int(float(f['rx_mbps']) * 1e6 / 8 *
+                            float(f['rx_seconds'])),
+            'seconds': float(f['rx_seconds']),
+            'tx_cpu_s': float(f['tx_cpu_s']), 'rx_cpu_s': float(f['rx_cpu_s'])}
+
+
+UDP_PARSERS = {'gigebench': udp_gigebench, 'iperf3': udp_iperf3,
+               'nuttcp': udp_nuttcp, 'iperf': udp_iperf,
+               'ceiling': udp_ceiling}
+
+
+def parse_udp_run(d, run, meta, clk_tck):
+    """A UDP run's figures into run: rx_pps, loss (percent of sent),
+    mbps (received payload), and CPU microseconds per datagram: snd per
+    datagram sent, rcv and host per datagram received."""
+    u = UDP_PARSERS[run['tool']](d)
+    if u['received'] <= 0 or u['seconds'] <= 0:
+        raise ValueError('no datagram received')
+    snd = cpu_file(os.path.join(d, 'client.cpu'))
+    if snd is None:
+        raise ValueError('no CPU reading from cpuwrap')
+    if run['tool'] == 'ceiling':
+        # one process: its threads' own CPU time, sender and receiver
+        snd_s, rcv_s = u['tx_cpu_s'], u['rx_cpu_s']
+    else:
+        rcv = cpu_file(os.path.join(d, 'server.cpu'))
+        if rcv is None:
+            raise ValueError('no CPU reading from cpuwrap')
+        if rcv.get('status') not in (('0', '143', '137') if run['tool'] == 'iperf'
+                                     else ('0',)):
+            raise ValueError('server exit status %s' % rcv.get('status'))
+        snd_s, rcv_s = float(snd['cpu_s']), float(rcv['cpu_s'])
+    h0, h1 = (host_busy_ticks(os.path.join(d, f)) for f in ('host0', 'host1'))
+    host_s = (h1 - h0) / clk_tck if h0 is not None and h1 is not None else None
+    rx = u['received']
+    run.update(ok=True, udp=True, sent=u['sent'], received=rx,
+               bytes=u['rx_bytes'], seconds=u['seconds'],
+               rx_pps=rx / u['seconds'],
+               loss=max(0, u['sent'] - rx) * 100.0 / u['sent'] if u['sent'] else None,
+               mbps=u['rx_bytes'] * 8 / u['seconds'] / 1e6,
+               snd_cpu_s=snd_s, rcv_cpu_s=rcv_s, host_cpu_s=host_s,
+               snd_us=snd_s * 1e6 / u['sent'] if u['sent'] else None,
+               rcv_us=rcv_s * 1e6 / rx,
+               host_us=host_s * 1e6 / rx if host_s is not None else None)
+    if run['tool'] == 'gigebench':
+        run['path'] = gigebench_path(d)
+
+
 def parse_run(d, clk_tck=100):
     """One run's figures: a dict with ok, and mbps, bytes, snd, rcv, host
     (None when the run has no /proc/stat readings) or error."""
@@ -160,6 +279,9 @@ def parse_run(d, clk_tck=100):
             raise ValueError('client exit status %s: %s' % (
                 meta.get('client_rc'),
                 read_text(os.path.join(d, 'client.err')).strip()[-200:]))
+        if meta.get('mode', '').startswith('udp'):
+            parse_udp_run(d, run, meta, clk_tck)
+            return run
         mbps, nbytes = PARSERS[run['tool']](d)
         snd = cpu_file(os.path.join(d, 'client.cpu'))
         rcv = cpu_file(os.path.join(d, 'server.cpu'))
@@ -265,6 +387,115 @@ def summarize_case(rows, runs):
         if ref is not None and ref is not t:
             t['ratio'] = {k: ratio(ref[k], t[k]) for k in RATIO_KEYS}
     return out
+
+
+UDP_FIELDS = ('rx_pps', 'loss', 'mbps', 'snd_us', 'rcv_us', 'host_us')
+UDP_PEERS = PEERS
+TARGET_UDP_PPS_PEER = 2.0
+TARGET_UDP_PPS_CEILING = 0.9
+TARGET_UDP_MBPS_PEER = 1.2
+TARGET_UDP_MBPS_GSO = 2.0
+TARGET_UDP_HOST_CPU = 0.7
+TARGET_TCP_HOST_CPU = 1.00
+
+
+def summarize_udp_case(rows, runs):
+    """Per tool of one UDP case: the medians of UDP_FIELDS; gigebench's
+    plain run (mode udp) is the reference of the ratios."""
+    out = []
+    for row in rows:
+        rs = runs.get(row['key'], [])
+        t = dict(row, eff_len=int(row['key'].split('/')[2]),
+                 n=sum(r['ok'] for r in rs), failed=sum(not r['ok'] for r in rs),
+                 spread=spread(rs, 'rx_pps'),
+                 samples=[{k: r.get(k) for k in (
+                     'round', 'ok', 'error', 'sent', 'received', 'bytes',
+                     'seconds', 'rx_pps', 'loss', 'mbps', 'snd_cpu_s',
+                     'rcv_cpu_s', 'host_cpu_s', 'client', 'server', 'path')}
+                     for r in rs])
+        for k in UDP_FIELDS:
+            t[k] = median(rs, k)
+        out.append(t)
+    ref = next((t for t in out if t['tool'] == 'gigebench' and
+                t['mode'] == 'udp'), None)
+    for t in out:
+        if ref is not None and t is not ref and t['tool'] != 'gigebench':
+            t['ratio'] = {'rx_pps': ratio(ref['rx_pps'], t['rx_pps']),
+                          'mbps': ratio(ref['mbps'], t['mbps']),
+                          'host_us': ratio(ref['host_us'], t['host_us'])}
+    return out
+
+
+def print_udp_case(name, tools, out):
+    out.write('\n%s\n' % name)
+    out.write('  %-9s %-10s %2s %8s %5s %6s %7s %6s %6s %6s   %-s\n' % (
+        'tool', 'settings', 'n', 'received', 'range', 'loss', 'Mbit/s', 'snd',
+        'rcv', 'host', 'gigebench / tool'))
+    out.write('  %-9s %-10s %2s %8s %5s %6s %7s %6s %6s %6s   %6s %6s %6s\n' % (
+        '', '', '', 'kpps', '%', '%', '', 'us/dg', 'us/dg', 'us/dg', 'kpps',
+        'Mbit/s', 'host'))
+    for t in tools:
+        lab = '%d x%d%s' % (t['eff_len'], t['streams'],
+                            ' gso' if t['mode'] == 'udp-gso' else '')
+        r = t.get('ratio')
+        rtxt = '%6s %6s %6s' % (fmt(r['rx_pps'], '%.2f'), fmt(r['mbps'], '%.2f'),
+                                fmt(r['host_us'], '%.2f')) if r else '%6s' % '-'
+        out.write('  %-9s %-10s %2d %8s %5s %6s %7s %6s %6s %6s   %s%s\n' % (
+            t['tool'], lab, t['n'],
+            fmt(t['rx_pps'] / 1e3 if t['rx_pps'] is not None else None, '%.1f'),
+            fmt(t['spread'], '%.0f'), fmt(t['loss'], '%.2f'),
+            fmt(t['mbps'], '%.0f'), fmt(t['snd_us'], '%.2f'),
+            fmt(t['rcv_us'], '%.2f'), fmt(t['host_us'], '%.2f'), rtxt,
+            '  (%d failed)' % t['failed'] if t['failed'] else ''))
+    paths = sorted({s['path'] for t in tools if t['tool'] == 'gigebench'
+                    for s in t['samples'] if s.get('path')})
+    if paths:
+        out.write('  paths gigebench reported (sender/receiver): %s\n' %
+                  ', '.join(paths))
+
+
+def udp_targets(cases, add):
+    """Issue 15's targets against the UDP medians, through add()."""
+    for name, tools in cases:
+        if not name.startswith('udp '):
+            continue
+        gb = next((t for t in tools if t['tool'] == 'gigebench' and
+                   t['mode'] == 'udp'), None)
+        gso = next((t for t in tools if t['mode'] == 'udp-gso'), None)
+        peers = [t for t in tools if t['tool'] in UDP_PEERS and t['n']]
+        ceil = next((t for t in tools if t['tool'] == 'ceiling'), None)
+        if gb is None or not peers:
+            continue
+        small = tools[0]['eff_len'] < 1472
+        if small:
+            best = max(peers, key=lambda t: t['rx_pps'] or 0)
+            if name == 'udp loopback, 64 B x 1':
+                add('%s: received pps / best peer\'s (%s %.0f kpps)' % (
+                    name, best['tool'], (best['rx_pps'] or 0) / 1e3),
+                    ratio(gb['rx_pps'], best['rx_pps']), TARGET_UDP_PPS_PEER)
+                add('%s: loss %% - %s\'s (%s %%): no more loss' % (
+                    name, best['tool'], fmt(best['loss'], '%.2f')),
+                    None if gb['loss'] is None or best['loss'] is None
+                    else gb['loss'] - best['loss'], 0.0, le=True)
+                if ceil is not None:
+                    add('%s: received pps / udp_ceiling\'s' % name,
+                        ratio(gb['rx_pps'], ceil['rx_pps']),
+                        TARGET_UDP_PPS_CEILING)
+            have = [t for t in peers if t['host_us'] is not None]
+            if have:
+                least = min(have, key=lambda t: t['host_us'])
+                add('%s: host CPU/datagram / least peer\'s (%s %.2f us)' % (
+                    name, least['tool'], least['host_us']),
+                    ratio(gb['host_us'], least['host_us']),
+                    TARGET_UDP_HOST_CPU, le=True)
+        else:
+            best = max(peers, key=lambda t: t['mbps'] or 0)
+            add('%s: Mbit/s / best peer\'s (%s %.0f)' % (
+                name, best['tool'], best['mbps'] or 0),
+                ratio(gb['mbps'], best['mbps']), TARGET_UDP_MBPS_PEER)
+            if gso is not None:
+                add('%s: --gso --gro Mbit/s / best peer\'s' % name,
+                    ratio(gso['mbps'], best['mbps']), TARGET_UDP_MBPS_GSO)
 
 
 def settings_label(t):
@@ -391,6 +622,8 @@ def targets(cases):
                     'op': '<=' if le else '>=', 'met': met})
 
     for name, tools in cases:
+        if name.startswith('udp '):
+            continue
         by = {t['tool']: t for t in tools}
         gb = by.get('gigebench')
         if gb is None:
@@ -412,6 +645,21 @@ def targets(cases):
                 add('%s: %s CPU/GB / best peer\'s (%s %.3f)' % (
                     name, end, best['tool'], best[end]),
                     ratio(gb[end], best[end]), TARGET_MATCHED_CPU, le=True)
+    # issue 15: on every TCP bed and case, gigebench's host CPU per GB at
+    # most the least of any peer's
+    for name, tools in cases:
+        if name.startswith('udp ') or 'zero-copy' in name or \
+                'by buffer length' in name or 'SO_RCVLOWAT' in name:
+            continue
+        gb = next((t for t in tools if t['tool'] == 'gigebench'), None)
+        have = [t for t in tools if t['tool'] in PEERS and t.get('host')]
+        if gb is None or not have:
+            continue
+        least = min(have, key=lambda t: t['host'])
+        add('%s: host CPU/GB / least peer\'s (%s %.3f)' % (
+            name, least['tool'], least['host']),
+            ratio(gb['host'], least['host']), TARGET_TCP_HOST_CPU, le=True)
+    udp_targets(cases, add)
     return res
 
 
@@ -424,7 +672,7 @@ def per_end_bounds(cases):
     that much less to the two ends, not a cheaper tool."""
     res = []
     for name, tools in cases:
-        if ' x ' not in name:
+        if ' x ' not in name or name.startswith('udp '):
             continue
         best = best_peer_per_end(tools)
         hosts = [t for t in tools if t.get('host') is not None]
@@ -447,8 +695,8 @@ def main_table(work, json_out):
     for r in rows:
         if r['case'] not in names:
             names.append(r['case'])
-    cases = [(n, summarize_case([r for r in rows if r['case'] == n], runs))
-             for n in names]
+    cases = [(n, (summarize_udp_case if n.startswith('udp ') else summarize_case)(
+        [r for r in rows if r['case'] == n], runs)) for n in names]
     out = sys.stdout
     out.write('gigebench bench, %s to %s: %s rounds of %s s, %s CPUs (%s), kernel %s\n' % (
         machine.get('date', '?'), machine.get('finished', '?')[11:],
@@ -462,7 +710,9 @@ def main_table(work, json_out):
     out.write('medians over rounds; CPU = utime+stime from /proc/PID/stat '
               'per GB (2^30 B); ratios < 1 are better for CPU\n')
     for name, tools in cases:
-        if 'by buffer length' in name:
+        if name.startswith('udp '):
+            print_udp_case(name, tools, out)
+        elif 'by buffer length' in name:
             print_lengths(name, tools, out)
         elif 'zero-copy' in name:
             print_zerocopy(name, tools, out)
@@ -470,7 +720,7 @@ def main_table(work, json_out):
             print_case(name, tools, out)
     tg = targets(cases)
     if tg:
-        out.write('\ntargets (issue 5)\n')
+        out.write('\ntargets (issues 5 and 15)\n')
         for t in tg:
             out.write('  %-62s %6s %s %.2f  %s\n' % (
                 t['target'], fmt(t['value'], '%.3f'), t['op'], t['bound'],
@@ -508,6 +758,11 @@ def main_one(d):
     if not r['ok']:
         print('FAILED: %s' % r['error'])
         return 1
+    if r.get('udp'):
+        print('%9.1f kpps received, loss %.2f %%, %.0f Mbit/s; snd %s rcv %.2f '
+              'us/datagram' % (r['rx_pps'] / 1e3, r['loss'] or 0, r['mbps'],
+                               fmt(r['snd_us'], '%.2f'), r['rcv_us']))
+        return 0
     print('%9.0f Mbps  snd %.3f rcv %.3f CPU s/GB' % (r['mbps'], r['snd'], r['rcv']))
     return 0
 

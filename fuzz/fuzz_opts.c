@@ -13,7 +13,9 @@
  * params_check() and survive a hello round trip, and so does every
  * sweep point (first, last and one between) once applied as sweeprun.c
  * applies it.  The option parser and the protocol are meant to share
- * their limits; this is where a drift would show.
+ * their limits; this is where a drift would show.  The same words also
+ * go to the classic ttcp's parser (--ttcp), whose accepted lines must
+ * be ones its transfer can run.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "cli/ttcp_opts.h"
 #include "codec/proto.h"
 #include "base/sweep.h"
 
@@ -133,6 +136,37 @@ check_opts(const struct gb_opts *o)
 	check_point(o, n - 1);
 }
 
+/*
+ * The same words as the classic ttcp's command line (ttcp_opts.c): an
+ * error has a message; a line that parses is one ttcp_xfer can run.
+ */
+static void
+check_ttcp(int argc, char **argv)
+{
+	struct ttcp_cfg c;
+	char err[GB_ERR_LEN];
+	int rc;
+
+	memset(err, 'x', sizeof(err));
+	rc = ttcp_opts_parse(argc, argv, &c, err, sizeof(err));
+	if (rc == OPTS_ERROR && (memchr(err, '\0', sizeof(err)) == NULL ||
+	    err[0] == '\0'))
+		fail("--ttcp: an error without a message", NULL);
+	if (rc != OPTS_OK)
+		return;
+	if (c.buflen < 1 || c.buflen > TTCP_MAX_BUFLEN ||
+	    (c.udp && (c.buflen < TTCP_UDP_MIN_BUFLEN || c.buflen > 65507)))
+		fail("--ttcp: a buffer length out of range", NULL);
+	if (c.align != 0 && c.offset >= c.align)
+		fail("--ttcp: -O not below -A", NULL);
+	if ((c.trans && c.host == NULL) || (!c.trans && c.host != NULL))
+		fail("--ttcp: a host without -t or -t without one", NULL);
+	if (c.json && !c.sink)
+		fail("--ttcp: --json in pipe mode", NULL);
+	if (c.port == 0 || c.silent_ms == 0 || c.max_duration_ms == 0)
+		fail("--ttcp: a zero port or bound", NULL);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -166,6 +200,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else if (rc != OPTS_ERROR && rc != OPTS_HELP && rc != OPTS_VERSION)
 		fail("an unknown return value", NULL);
 	free(o);
+	check_ttcp(argc, argv);
 	for (i = 0; i < argc; i++)
 		free(argv[i]);
 	return 0;

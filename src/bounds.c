@@ -230,3 +230,29 @@ bounds_total_cap(const struct gb_bounds *l, const struct gb_params *p)
 		return 0;
 	return l->max_bytes + (uint64_t)p->streams * call_bytes(p);
 }
+
+uint64_t
+bounds_rate_cap(const struct gb_bounds *l, const struct gb_params *p)
+{
+	return p->udp && !listener_sends(p) ? l->max_rate : 0;
+}
+
+int
+bounds_rate_over(uint64_t cap, uint64_t bytes, uint64_t elapsed_ms,
+    char *why, size_t whylen)
+{
+	long double allowed;
+	char a[32], b[32];
+
+	if (cap == 0)
+		return 0;
+	allowed = (long double)cap * (1.1L * (long double)elapsed_ms / 1000 +
+	    0.5L);
+	if ((long double)bytes <= allowed)
+		return 0;
+	snprintf(why, whylen, "the sender brought %s in %.2f s, over this "
+	    "listener's --max-rate of %s: stopped",
+	    units_format_size(bytes, a, sizeof(a)), (double)elapsed_ms / 1000,
+	    rate_text(cap, b, sizeof(b)));
+	return 1;
+}

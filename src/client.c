@@ -42,6 +42,7 @@ struct client {
 	int				 authed;	/* auth is keyed */
 	int				 interrupted;
 	int				 told;	/* the listener said why */
+	int				 heard;	/* the peer has answered */
 	uint8_t				 dg_token[DGRAM_TOKEN_LEN];	/* -u */
 };
 
@@ -80,11 +81,20 @@ expect(struct client *c, int type, struct proto_msg *m, int timeout_ms,
 	int rc;
 
 	rc = ctl_recv(c->ctl, m, keys(c), timeout_ms, sub, sizeof(sub));
+	if (rc == CTL_E_TIMEOUT && !c->heard) {
+		/* It took the connection and the hello and said nothing. */
+		snprintf(err, errlen, "no reply from %s:%u in %g s: is a "
+		    "gigebench listener running there? (a classic ttcp "
+		    "receiver needs --ttcp)", c->cfg->host,
+		    (unsigned)c->cfg->role.port, timeout_ms / 1000.0);
+		return CLIENT_REFUSED;
+	}
 	if (rc != PROTO_OK) {
 		snprintf(err, errlen, "waiting for %s from %s: %s",
 		    proto_type_str(type), c->cfg->host, sub);
 		return status_of(rc);
 	}
+	c->heard = 1;
 	trace(c, "received", proto_type_str(m->type));
 	if (m->type == PROTO_REFUSE) {
 		snprintf(err, errlen, "refused by %s (%s): %s",

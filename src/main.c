@@ -24,7 +24,10 @@
 #include "run/server.h"
 #include "wire/auth.h"
 #include "cli/sweeprun.h"
+#include "cli/ttcp_opts.h"
+#include "data/ttcp_xfer.h"
 #include "out/outq.h"
+#include "out/ttcp_text.h"
 #include "base/version.h"
 
 enum {
@@ -279,6 +282,53 @@ run_role(const struct gb_opts *o, const struct hoststat_roots *roots)
 	return rc;
 }
 
+static void
+ttcp_note(void *arg, const char *text)
+{
+	ttcp_text_note(stderr, arg, text);
+}
+
+/*
+ * --ttcp, or started as "ttcp": the classic tool.  Its lines go where
+ * ttcp's went: the figures to stdout, progress and errors to stderr;
+ * all to stderr when stdout carries the data (-r without -s) or the
+ * JSON (--json).
+ */
+static int
+run_ttcp(int argc, char *argv[], const struct hoststat_roots *roots)
+{
+	struct ttcp_cfg c;
+	struct ttcp_counts n;
+	struct gb_side side;
+	struct ttcp_hooks h = { ttcp_note, &c, roots };
+	char err[GB_ERR_LEN];
+	FILE *out;
+	int errnum;
+
+	switch (ttcp_opts_parse(argc, argv, &c, err, sizeof(err))) {
+	case OPTS_HELP:
+		ttcp_opts_usage(stdout);
+		return 0;
+	case OPTS_ERROR:
+		fprintf(stderr, "gigebench --ttcp: %s\n", err);
+		ttcp_opts_usage(stderr);
+		return EXIT_USAGE;
+	}
+	out = c.json || (!c.trans && !c.sink) ? stderr : stdout;
+	ttcp_text_header(out, &c);
+	fflush(out);
+	if (ttcp_xfer(&c, &h, &n, &side, &errnum, err, sizeof(err)) == -1) {
+		ttcp_text_error(stderr, &c, err, errnum);
+		return EXIT_TEST_FAILED;
+	}
+	ttcp_text_result(out, &c, &n);
+	ttcp_text_side(out, &c, &n, &side);
+	if (c.json)
+		report_json_print(stdout, ttcp_json(&c, &n, &side));
+	fflush(stdout);
+	return ferror(stdout) ? EXIT_TEST_FAILED : 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -287,6 +337,14 @@ main(int argc, char *argv[])
 	char err[GB_ERR_LEN];
 	const char *env;
 
+	roots.procfs = (env = getenv("GIGEBENCH_PROCFS")) != NULL &&
+	    *env != '\0' ? env : "/proc";
+	roots.sysfs = (env = getenv("GIGEBENCH_SYSFS")) != NULL &&
+	    *env != '\0' ? env : "/sys";
+	if (ttcp_wanted(argc, argv)) {
+		signal(SIGPIPE, SIG_IGN);
+		return run_ttcp(argc, argv, &roots);
+	}
 	switch (opts_parse(argc, argv, &o, err, sizeof(err))) {
 	case OPTS_HELP:
 		opts_usage(stdout);
@@ -296,14 +354,12 @@ main(int argc, char *argv[])
 		return 0;
 	case OPTS_ERROR:
 		print_error(&o, err, EXIT_USAGE);
+		if (o.hint != NULL)
+			fprintf(stderr, "gigebench: %s\n", o.hint);
 		fprintf(stderr, "Try 'gigebench --help' for more "
 		    "information.\n");
 		return EXIT_USAGE;
 	}
-	roots.procfs = (env = getenv("GIGEBENCH_PROCFS")) != NULL &&
-	    *env != '\0' ? env : "/proc";
-	roots.sysfs = (env = getenv("GIGEBENCH_SYSFS")) != NULL &&
-	    *env != '\0' ? env : "/sys";
 	/* Data threads wake the event loop with event_active(). */
 	if (evthread_use_pthreads() == -1) {
 		print_error(&o, "cannot enable libevent threads",
@@ -319,5 +375,7 @@ main(int argc, char *argv[])
 	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 	if (o.role == GB_ROLE_RESTORE)
 		return run_restore();
+	if (o.warning[0] != '\0')
+		fprintf(stderr, "gigebench: warning: %s\n", o.warning);
 	return run_role(&o, &roots);
 }

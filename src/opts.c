@@ -4,8 +4,9 @@
  *
  * The man page is the contract: the option table, the usage text
  * (opts_usage.c) and man/gigebench.1 list the same options in the same
- * order (tests/man.sh and tests/test_opts.c check it).  ttcp's letters keep
- * their meaning.
+ * order (tests/man.sh and tests/test_opts.c check it).  Most of ttcp's
+ * letters keep their meaning; the ones that do not are listed in the help
+ * and the man page, and --ttcp (cli/ttcp_opts.h) is the classic tool.
  *
  * opts_parse() range-checks every number (opts_value.c, with the ranges
  * of the params field table), then checks the combinations of options
@@ -18,6 +19,7 @@
 
 #include <sys/socket.h>
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -91,6 +93,7 @@ static const struct option opts_long[] = {
 	{ "time",	required_argument,	NULL,	'T' },
 	{ "tos",	required_argument,	NULL,	OPT_TOS },
 	{ "transmit",	no_argument,		NULL,	't' },
+	{ "ttcp",	no_argument,		NULL,	OPT_TTCP },
 	{ "udp",	no_argument,		NULL,	'u' },
 	{ "verbose",	no_argument,		NULL,	'v' },
 	{ "version",	no_argument,		NULL,	'V' },
@@ -101,6 +104,9 @@ static const struct option opts_long[] = {
 
 static void	opts_defaults(struct gb_opts *);
 static int	opts_bad(struct opts_state *, int, char **);
+static int	opts_value_missing(struct opts_state *, char **);
+static void	opts_client_only(struct opts_state *, int);
+static const char *opts_ttcp_hint(int);
 static int	opts_unknown(struct opts_state *);
 static int	opts_flag(struct gb_opts *, struct opts_state *, int,
 		    const char *);
@@ -183,19 +189,95 @@ opts_parse(int argc, char **argv, struct gb_opts *o, char *err,
 		ch = getopt_long(argc, argv, opts_short, opts_long, &li);
 		if (ch == -1)
 			break;
-		if (ch == '?' || ch == ':')
+		if (ch == '?' || ch == ':') {
+			/* ttcp's habits are its letters, not long names */
+			if (strncmp(argv[optind - 1], "--", 2) != 0)
+				o->hint = opts_ttcp_hint(optopt);
 			return opts_bad(&st, ch, argv);
+		}
 		if (li >= 0)
 			snprintf(st.name, sizeof(st.name), "--%s",
 			    opts_long[li].name);
 		else
 			snprintf(st.name, sizeof(st.name), "-%c", ch);
-		if ((rv = opts_flag(o, &st, ch, optarg)) != OPTS_OK)
+		opts_client_only(&st, ch);
+		rv = opts_value_missing(&st, argv) ? OPTS_ERROR :
+		    opts_flag(o, &st, ch, optarg);
+		if (rv == OPTS_ERROR && li < 0)
+			o->hint = opts_ttcp_hint(ch);
+		if (rv != OPTS_OK)
 			return rv;
 	}
 	if (opts_operands(o, &st, argc, argv) == OPTS_ERROR)
 		return OPTS_ERROR;
 	return opts_check(o, &st);
+}
+
+/*
+ * The options of the test itself, which the connecting side sends in its
+ * hello: a listener given one ignores it, and is told so (opts_check).
+ */
+static void
+opts_client_only(struct opts_state *st, int ch)
+{
+	static const int codes[] = {
+		'A', 'b', 'C', 'D', 'i', 'l', 'M', 'n', 'P', 'T', 'w', 'Z',
+		OPT_RCVBUF, OPT_SNDBUF, OPT_CAPTURE, OPT_FORCE_BUFS,
+		OPT_LINK_RATE, OPT_CONFIDENCE, OPT_CSV, OPT_MTU, OPT_PLOT,
+		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
+		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS,
+	};
+	size_t i, len = strlen(st->client_only);
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (codes[i] == ch)
+			break;
+	if (i == sizeof(codes) / sizeof(codes[0]) ||
+	    strstr(st->client_only, st->name) != NULL ||
+	    len + strlen(st->name) + 3 >= sizeof(st->client_only))
+		return;
+	snprintf(st->client_only + len, sizeof(st->client_only) - len,
+	    "%s%s", len != 0 ? ", " : "", st->name);
+}
+
+/*
+ * A value given as its own word that is another option ("-B -l 8192",
+ * "-T --json"): the value was forgotten.  No option takes a value that
+ * starts so ("-5" goes on to the range check, which names it negative).
+ */
+static int
+opts_value_missing(struct opts_state *st, char **argv)
+{
+	if (optarg == NULL || optarg != argv[optind - 1] ||
+	    optarg[0] != '-' || !(isalpha((unsigned char)optarg[1]) ||
+	    optarg[1] == '-'))
+		return 0;
+	opts_error(st, "missing value before %s", optarg);
+	return 1;
+}
+
+/*
+ * The letters whose ttcp meaning differs (README "ttcp's letters"): a
+ * usage error on one says where ttcp's meaning went.
+ */
+static const char *
+opts_ttcp_hint(int ch)
+{
+	switch (ch) {
+	case 'A':
+		return "-A is CPU affinity here (ttcp's buffer alignment: "
+		    "--ttcp -A)";
+	case 'B':
+		return "-B is the bind address here (ttcp's full blocks: "
+		    "--ttcp -B)";
+	case 'T':
+		return "-T is the test duration here (ttcp's touch: --ttcp -T)";
+	case 'O':
+		return "-O is no option here (ttcp's buffer offset: --ttcp -O)";
+	case 'd':
+		return "-d is no option here (ttcp's SO_DEBUG: --ttcp -d)";
+	}
+	return NULL;
 }
 
 /*
@@ -344,6 +426,9 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_RESTORE:
 		st->restore = 1;
 		break;
+	case OPT_TTCP:	/* main.c hands such a line to ttcp_opts.c */
+		return opts_error(st, "the classic ttcp takes the whole command "
+		    "line: see gigebench --ttcp --help");
 	default:
 		return opts_data_flag(o, st, ch) == 0 ? OPTS_OK :
 		    opts_value(o, st, ch, arg);

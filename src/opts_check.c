@@ -141,6 +141,10 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "cannot be used with --sweep cc=...");
 	}
 	o->role = o->host != NULL ? GB_ROLE_CONNECT : GB_ROLE_LISTEN;
+	if (o->role == GB_ROLE_LISTEN && st->client_only[0] != '\0')
+		snprintf(o->warning, sizeof(o->warning), "the connecting side "
+		    "decides %s: a listener ignores %s", st->client_only,
+		    strchr(st->client_only, ',') != NULL ? "them" : "it");
 	if (o->host != NULL && st->listener_only[0] != '\0') {
 		snprintf(st->name, sizeof(st->name), "%s", st->listener_only);
 		return opts_error(st, "only a listener takes it (no host): %s",

@@ -37,6 +37,7 @@ enum {
 	OPT_BATCH,
 	OPT_GSO,
 	OPT_GRO,
+	OPT_TTCP,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 
@@ -59,6 +60,8 @@ struct opts_state {
 	int		 rate;		/* -R */
 	int		 batch;		/* --batch */
 	char		 listener_only[32];	/* a --max-* given, or "" */
+	char		 client_only[96];	/* "-b, -l": what a listener
+						   gets from the client */
 	char		*err;
 	size_t		 errlen;
 };

@@ -37,6 +37,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monotime.h"
+#include "codec/peerkind.h"
 #include "wire/ctl.h"
 #include "wire/pending.h"
 #include "host/sock.h"
@@ -64,8 +66,24 @@
 #define PD_FD_STREAM	4u
 #define PD_FLOOR	16u
 
+/*
+ * A connection that is not gigebench is logged at default verbosity,
+ * once a minute per source at most (a port scan or a misdirected tool
+ * does not flood the log); the ones kept quiet are counted in the next.
+ */
+#define PD_FOREIGN_SLOTS	32
+#define PD_FOREIGN_MS		60000
+
+struct foreign {
+	struct srccap_key	 key;
+	int64_t			 last_ms;
+	unsigned		 quiet;		/* not logged since */
+	int			 used;
+};
+
 struct pending {
 	struct pending_config	 cfg;
+	struct foreign		 foreign[PD_FOREIGN_SLOTS];
 	struct event		*accept_ev;
 	struct event		*resume_ev;
 	struct pconn		*head, *tail;	/* newest, oldest */
@@ -137,6 +155,70 @@ pending_count(const struct pending *pd)
 	return pd->cap.n;
 }
 
+/* The source's slot, or the one least recently logged. */
+static struct foreign *
+foreign_slot(struct pending *pd, const struct srccap_key *k)
+{
+	struct foreign *f, *old = &pd->foreign[0];
+	size_t i;
+
+	for (i = 0; i < PD_FOREIGN_SLOTS; i++) {
+		f = &pd->foreign[i];
+		if (f->used && srccap_key_equal(&f->key, k))
+			return f;
+		if (!f->used || (old->used && f->last_ms < old->last_ms))
+			old = f;
+	}
+	memset(old, 0, sizeof(*old));
+	old->key = *k;
+	old->used = 1;
+	old->last_ms = INT64_MIN;
+	return old;
+}
+
+/*
+ * Not gigebench (its first bytes are no header of ours): one line about
+ * what it looks like, from what it sent and what it has queued.
+ */
+static void
+foreign_log(struct pconn *pc)
+{
+	struct pending *pd = pc->pd;
+	uint8_t b[PEERKIND_BYTES];
+	size_t n = pc->rd.got < sizeof(pc->rd.hdr) ? pc->rd.got :
+	    sizeof(pc->rd.hdr);
+	struct foreign *f = foreign_slot(pd, &pc->key);
+	int64_t now = monotime_ms();
+	ssize_t more;
+	char also[64] = "";
+
+	memcpy(b, pc->rd.hdr, n);
+	if ((more = recv(pc->fd, b + n, sizeof(b) - n, MSG_DONTWAIT)) > 0)
+		n += (size_t)more;
+	if (f->last_ms != INT64_MIN && now - f->last_ms < PD_FOREIGN_MS &&
+	    pd->cfg.verbose < 1) {
+		f->quiet++;
+		return;
+	}
+	if (f->quiet != 0)
+		snprintf(also, sizeof(also), " (and %u more from this source "
+		    "not logged)", f->quiet);
+	f->quiet = 0;
+	f->last_ms = now;
+	plog(pd, 0, pc->peer, "not gigebench: looks like %s; closed%s",
+	    peerkind_text(peerkind_of(b, n)), also);
+}
+
+/* Some bytes came, too few for a header, and they are not our magic's. */
+static int
+foreign_partial(const struct pconn *pc)
+{
+	size_t n = pc->rd.got < 4 ? pc->rd.got : 4;
+
+	return pc->rd.got > 0 && pc->rd.got < PROTO_HEADER_LEN &&
+	    memcmp(pc->rd.hdr, PROTO_MAGIC, n) != 0;
+}
+
 static void
 on_read(evutil_socket_t fd, short what, void *arg)
 {
@@ -157,7 +239,11 @@ on_read(evutil_socket_t fd, short what, void *arg)
 		else if (rc == PROTO_E_FLAGS)
 			ctl_send_simple(fd, PROTO_REFUSE, PROTO_REFUSE_PROTOCOL,
 			    "header flags are not 0");
-		plog(pd, 1, pc->peer, "%s", rc < 0 ? err : "out of memory");
+		if (rc == PROTO_E_MAGIC || foreign_partial(pc))
+			foreign_log(pc);
+		else
+			plog(pd, 1, pc->peer, "%s", rc < 0 ? err :
+			    "out of memory");
 		pending_drop(pc);
 		return;
 	}
@@ -184,7 +270,11 @@ on_timeout(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	plog(pc->pd, 1, pc->peer, "no complete message in time, closed");
+	if (foreign_partial(pc))
+		foreign_log(pc);
+	else
+		plog(pc->pd, 1, pc->peer, "no complete message in time, "
+		    "closed");
 	pending_drop(pc);
 }
 

@@ -419,6 +419,10 @@ dg_recv(struct stream_io *io)
 				io->what = "recvmmsg";
 				return -1;
 			}
+			/* A sender that never pauses must not outlast a stop. */
+			if (atomic_load_explicit(dg->stop,
+			    memory_order_relaxed) != STREAM_RUNNING)
+				return 0;
 			continue;
 		}
 		if (n == 0 || atomic_load(dg->stop) != STREAM_RUNNING)

@@ -179,6 +179,7 @@ session_start(struct session *ss)
 		.deadline_ms = bounds_deadline_ms(s->lim, &ss->p),
 		.stream_cap = bounds_stream_cap(&ss->p),
 		.total_cap = bounds_total_cap(s->lim, &ss->p),
+		.rate_cap = bounds_rate_cap(s->lim, &ss->p),
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = ss,
 		.dg_token = ss->dg_token,
 	};

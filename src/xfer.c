@@ -6,7 +6,8 @@
  * the threads, the timers (duration, -i intervals, deadline), the
  * interval samples, the stop flag and the streams' errors; the
  * measurement around the transfer (host and interface samples, context,
- * capture, read-backs, knob warnings) is xfer_measure.c's.  It must not
+ * capture, read-backs, knob warnings) is xfer_measure.c's, the side's
+ * figures once the streams have ended xfer_finish.c's.  It must not
  * know a path: a new one is a row in sender.c's or receiver.c's table.
  *
  * The loops read no clock and allocate nothing: time is the event loop's
@@ -53,58 +54,10 @@
  * a queue of any link holds, short enough not to blur the test.
  */
 #define XFER_DG_DRAIN_MS	1000u
+/* -u, receiving under a rate cap: how often the bytes are checked. */
+#define XFER_RATE_CHECK_MS	250u
 
-struct stream {
-	struct xfer		*x;
-	int			 fd;
-	pthread_t		 tid;
-	int			 started;
-	int			 opened;	/* io needs stream_io_close */
-	struct stream_io	 io;
-	struct timespec		 end;
-	struct tcpinfo_sample	 ti;
-	char			 error[200];
-};
-
-struct xfer {
-	struct event_base	*base;
-	struct gb_params	 p;
-	int			 is_tx;
-	void			(*done_cb)(void *);
-	void			(*interval_cb)(const struct gb_interval *,
-				    int, void *);
-	void			*arg;
-	struct stream		*s;
-	unsigned		 n;
-	atomic_int		 stop;		/* enum stream_stop */
-	atomic_uint		 finished;
-	uint32_t		 silent_ms;
-	uint64_t		 deadline_ms;	/* 0: duration + 3 silent */
-	uint64_t		 stream_cap, total_cap;
-	_Atomic uint64_t	 total;		/* with total_cap only */
-	int			 done;
-	char			 abort_why[128];
-	struct event		*done_ev;
-	struct event		*stop_ev;	/* duration, sender only */
-	struct event		*iv_ev;		/* -i */
-	struct event		*deadline_ev;	/* receiver's upper bound */
-	struct timespec		 start;
-	struct timespec		 end;
-	struct xfer_measure	 ms;		/* around the transfer */
-	uint8_t			 dg_token[DGRAM_TOKEN_LEN];	/* -u */
-	uint64_t		 iv_bytes;
-	uint64_t		 iv_count, iv_expect;	/* -u */
-	double			 iv_start_s;
-	unsigned		 niv;
-	struct gb_interval	*iv;
-};
-
-static double
-ts_diff(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
+#include "xfer_state.h"
 
 static void
 stream_error(struct stream *s, const char *what, int errnum)
@@ -203,6 +156,19 @@ xfer_sample_udp(struct xfer *x, struct gb_interval *iv)
 	x->iv_expect = expect;
 }
 
+/* The bytes all streams have moved so far. */
+static uint64_t
+xfer_bytes_now(const struct xfer *x)
+{
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < x->n; i++)
+		total += atomic_load_explicit(&x->s[i].io.bytes,
+		    memory_order_relaxed);
+	return total;
+}
+
 /*
  * Slices are measured against real elapsed time, not the timer's period.
  * The last one (final) ends at the last byte; when it is too short to
@@ -213,13 +179,9 @@ static void
 xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 {
 	struct gb_interval *iv;
-	uint64_t total = 0;
-	unsigned i;
+	uint64_t total = xfer_bytes_now(x);
 	double t = ts_diff(&x->start, now);
 
-	for (i = 0; i < x->n; i++)
-		total += atomic_load_explicit(&x->s[i].io.bytes,
-		    memory_order_relaxed);
 	if (t - x->iv_start_s < 0.001 || x->niv >= GB_MAX_INTERVALS) {
 		if (final && x->niv > 0) {
 			iv = &x->iv[x->niv - 1];
@@ -275,6 +237,26 @@ on_deadline(evutil_socket_t fd, short what, void *arg)
 	xfer_abort(x, why);
 }
 
+/* -u, receiving under rate_cap: a sender faster than it is stopped. */
+static void
+on_rate(evutil_socket_t fd, short what, void *arg)
+{
+	struct xfer *x = arg;
+	struct timespec now;
+	uint64_t ms;
+	char why[128];
+
+	(void)fd;
+	(void)what;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (uint64_t)(ts_diff(&x->start, &now) * 1000);
+	if (!bounds_rate_over(x->rate_cap, xfer_bytes_now(x), ms, why,
+	    sizeof(why)))
+		return;
+	event_del(x->rate_ev);
+	xfer_abort(x, why);
+}
+
 static void
 on_done(evutil_socket_t fd, short what, void *arg)
 {
@@ -293,6 +275,8 @@ on_done(evutil_socket_t fd, short what, void *arg)
 	xfer_measure_after(&x->ms);
 	event_del(x->stop_ev);
 	event_del(x->deadline_ev);
+	if (x->rate_ev != NULL)
+		event_del(x->rate_ev);
 	if (x->iv_ev != NULL) {
 		event_del(x->iv_ev);
 		xfer_sample_interval(x, &x->end, 1);
@@ -326,6 +310,14 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 	tv.tv_sec = (time_t)(x->deadline_ms / 1000);
 	tv.tv_usec = (suseconds_t)(x->deadline_ms % 1000) * 1000;
 	evtimer_add(x->deadline_ev, &tv);
+	if (x->rate_cap != 0 && !x->is_tx) {
+		x->rate_ev = event_new(x->base, -1, EV_PERSIST, on_rate, x);
+		if (x->rate_ev == NULL)
+			goto nomem;
+		tv.tv_sec = 0;
+		tv.tv_usec = XFER_RATE_CHECK_MS * 1000;
+		event_add(x->rate_ev, &tv);
+	}
 	if (x->p.interval_ms != 0) {
 		x->iv = calloc(GB_MAX_INTERVALS, sizeof(*x->iv));
 		x->iv_ev = event_new(x->base, -1, EV_PERSIST, on_interval, x);
@@ -425,6 +417,7 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 	x->deadline_ms = c->deadline_ms;
 	x->stream_cap = c->stream_cap;
 	x->total_cap = c->total_cap;
+	x->rate_cap = c->rate_cap;
 	if (x->p.udp)
 		memcpy(x->dg_token, c->dg_token, sizeof(x->dg_token));
 	if (xfer_measure_open(&x->ms, c, &x->p, err, errlen) == -1 ||
@@ -472,88 +465,6 @@ xfer_abort(struct xfer *x, const char *why)
 			shutdown(x->s[i].fd, SHUT_RDWR);
 }
 
-/*
- * Each stream's figures, and the side's path: the one every stream used,
- * or the plain one when some fell back; a warning says why, and one
- * which streams -A could not pin.
- */
-static void
-xfer_streams_figures(struct xfer *x, struct gb_side *side)
-{
-	const struct stream_io *io;
-	unsigned i, fell = 0, unpinned = 0;
-	int plain = x->is_tx ? GB_PATH_SEND : GB_PATH_RECV;
-
-	side->data_path = x->n > 0 ? x->s[0].io.path : plain;
-	side->nstreams = x->n;
-	side->rcvlowat = x->n > 0 ? x->s[0].io.rx.lowat : 0;
-	for (i = 0; i < x->n; i++) {
-		io = &x->s[i].io;
-		stream_io_figures(io, &side->streams[i], &side->zerocopy);
-		if (x->p.udp)
-			stream_io_udp(io, x->is_tx, &side->udp);
-		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
-		if (io->path != side->data_path)
-			side->data_path = plain;
-		if (io->note[0] != '\0' && fell++ == 0)
-			knobs_warn(side, "stream %u: %s", i, io->note);
-		if (io->pin_err != 0 && unpinned++ == 0)
-			knobs_warn(side, "-A: cannot pin stream %u to cpu "
-			    "%d: %s", i, io->pin_cpu, strerror(io->pin_err));
-	}
-	if (fell > 1)
-		knobs_warn(side, "%u streams in all fell back to %s", fell,
-		    datapath_name(side->data_path));
-	if (unpinned > 1)
-		knobs_warn(side, "-A: %u streams in all are not pinned",
-		    unpinned);
-}
-
-int
-xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
-    char *err, size_t errlen)
-{
-	struct tcpinfo_sample *ti;
-	unsigned i;
-
-	memset(side, 0, sizeof(*side));
-	if (x->abort_why[0] != '\0') {
-		snprintf(err, errlen, "%s", x->abort_why);
-		return -1;
-	}
-	for (i = 0; i < x->n; i++) {
-		if (x->s[i].error[0] != '\0') {
-			snprintf(err, errlen, "stream %u: %s", i,
-			    x->s[i].error);
-			return -1;
-		}
-	}
-	if ((ti = calloc(x->n, sizeof(*ti))) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	side->has = 1;
-	for (i = 0; i < x->n; i++) {
-		side->bytes += atomic_load(&x->s[i].io.bytes);
-		side->calls += x->s[i].io.calls;
-		ti[i] = x->s[i].ti;
-	}
-	side->seconds = ts_diff(&x->start, &x->end);
-	side->mbps = result_mbps(side->bytes, side->seconds);
-	tcpinfo_sum(ti, x->n, &side->tcp);
-	free(ti);
-	xfer_measure_side(&x->ms, side);
-	xfer_streams_figures(x, side);
-	xfer_measure_warn(&x->ms, side);
-	if (r != NULL && r->params.buflen == GB_LEN_MTU)
-		r->params.buflen = x->p.buflen;	/* -l mtu: as it came out */
-	if (r != NULL && x->iv != NULL) {
-		r->nintervals = x->niv;
-		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));
-	}
-	return 0;
-}
-
 void
 xfer_free(struct xfer *x)
 {
@@ -577,6 +488,8 @@ xfer_free(struct xfer *x)
 		event_free(x->deadline_ev);
 	if (x->iv_ev != NULL)
 		event_free(x->iv_ev);
+	if (x->rate_ev != NULL)
+		event_free(x->rate_ev);
 	xfer_measure_free(&x->ms);
 	free(x->iv);
 	free(x->s);

@@ -201,7 +201,7 @@ done
 rc=0
 "$GB" -t 127.0.0.1 -p "$port" -T 0.5 -J >"$tmp/silent.json" 2>/dev/null ||
     rc=$?
-json_error "a silent peer" "$rc" 1 "$tmp/silent.json"
+json_error "a silent peer" "$rc" 3 "$tmp/silent.json"
 kill "$fpid" 2>/dev/null || true
 
 # ------------------------------------------ 2. -n alone, --max-duration

@@ -475,8 +475,12 @@ rc=0
 start=$(date +%s)
 "$GB" -t 127.0.0.1 -p "$PORT" -T 1 >"$TMP/s.out" 2>"$TMP/s.err" || rc=$?
 elapsed=$(($(date +%s) - start))
-check "a silent peer: exit 1 within the handshake timeout (${elapsed} s)" \
-    [ "$rc" -eq 1 -a "$elapsed" -le 7 ]
+# It took the connection and the hello and said nothing: not gigebench
+# (a classic ttcp receiver does that), exit 3 with the cause (issue 16).
+check "a silent peer: exit 3 within the handshake timeout (${elapsed} s)" \
+    [ "$rc" -eq 3 -a "$elapsed" -le 7 ]
+check "and the error names the address and suggests the cause" \
+    grep -q "no reply from 127.0.0.1:$PORT in 5 s: is a gigebench listener running there? (a classic ttcp receiver needs --ttcp)" "$TMP/s.err"
 wait_for "$FAKE" 10 2>/dev/null || true
 
 # 8. Nothing listening: exit 1, message names the address.

@@ -3,8 +3,8 @@
  * (equal is served, one more is refused, with the option named), the
  * exemption of a test bounded by -n alone from the duration limit, the
  * byte limit without overflow at the largest -n, the rate a listener
- * that transmits gives each stream, and the deadlines and byte caps a
- * running test gets.
+ * that transmits gives each stream, and the deadlines, byte caps and the
+ * UDP rate bound a running test gets.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,6 +227,51 @@ test_deadline_and_caps(void **state)
 	assert_int_equal(bounds_total_cap(&l, &p), 1003000);
 }
 
+/*
+ * -u toward the listener under --max-rate: the cap a running test gets,
+ * and where a sender is over it (1.1 x the rate so far plus half a
+ * second of it), with the reason.
+ */
+static void
+test_rate_in_test(void **state)
+{
+	struct gb_bounds l;
+	struct gb_params p;
+	char why[200] = "";
+
+	(void)state;
+	setup(&l, &p);
+	l.max_rate = 12500000;			/* 100 Mbit/s */
+	assert_int_equal(bounds_rate_cap(&l, &p), 0);	/* TCP */
+	p.udp = 1;
+	assert_int_equal(bounds_rate_cap(&l, &p), 12500000);
+	p.direction = GB_DIR_CLIENT_RECEIVES;	/* it paces itself */
+	assert_int_equal(bounds_rate_cap(&l, &p), 0);
+	l.max_rate = 0;
+	p.direction = GB_DIR_CLIENT_SENDS;
+	assert_int_equal(bounds_rate_cap(&l, &p), 0);
+
+	/* No cap: nothing is over it. */
+	assert_int_equal(bounds_rate_over(0, UINT64_MAX, 1, why,
+	    sizeof(why)), 0);
+	/* At 1 s: 12.5 MB x 1.1 + 6.25 MB = 20,000,000 bytes allowed. */
+	assert_int_equal(bounds_rate_over(12500000, 20000000, 1000, why,
+	    sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(bounds_rate_over(12500000, 20000001, 1000, why,
+	    sizeof(why)), 1);
+	assert_non_null(strstr(why, "in 1.00 s"));
+	assert_non_null(strstr(why, "--max-rate of 100 Mbit/s: stopped"));
+	/* The first check (250 ms): the half-second burst and 1.1 x. */
+	assert_int_equal(bounds_rate_over(12500000, 9687500, 250, why,
+	    sizeof(why)), 0);
+	assert_int_equal(bounds_rate_over(12500000, 9687501, 250, why,
+	    sizeof(why)), 1);
+	/* A sender exactly at the cap for an hour is never over it. */
+	assert_int_equal(bounds_rate_over(12500000, UINT64_C(45000000000),
+	    3600000, why, sizeof(why)), 0);
+}
+
 int
 main(void)
 {
@@ -238,6 +283,7 @@ main(void)
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_deadline_and_caps),
+		cmocka_unit_test(test_rate_in_test),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

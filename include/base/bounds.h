@@ -85,4 +85,19 @@ uint64_t bounds_stream_cap(const struct gb_params *p);
 uint64_t bounds_total_cap(const struct gb_bounds *,
 	    const struct gb_params *p);
 
+/*
+ * -u toward the listener under --max-rate: the bytes/s of payload all
+ * streams may bring once the test runs, whatever the hello said (0: no
+ * bound).  bounds_rate_over says whether bytes in elapsed_ms are over
+ * it: more than 1.1 times the rate over the time so far, plus half a
+ * second of it as a burst (a paced sender catches up for at most 100 ms,
+ * and its batches leave as bursts), with the reason in why.  A sender
+ * that lies in its hello is stopped within about half a second; one at
+ * its -R never is.
+ */
+uint64_t bounds_rate_cap(const struct gb_bounds *,
+	    const struct gb_params *p);
+int	bounds_rate_over(uint64_t cap, uint64_t bytes, uint64_t elapsed_ms,
+	    char *why, size_t whylen);
+
 #endif /* GB_BOUNDS_H */

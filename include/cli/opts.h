@@ -38,6 +38,10 @@ struct gb_opts {
 	int			quiet;		/* -q */
 	int			json;		/* -J */
 	const char		*iface;		/* -I */
+	/* After a usage error: a ttcp habit recognised, one line, or NULL. */
+	const char		*hint;
+	/* A listener given options the connecting side decides, or "". */
+	char			 warning[160];
 	int			allow_mtu;	/* --allow-mtu (listener) */
 	int			allow_reverse;	/* --allow-reverse (listener) */
 	const char		*psk_file;	/* --psk, both roles */

@@ -35,6 +35,11 @@ struct xfer_config {
 	uint64_t		 deadline_ms;
 	uint64_t		 stream_cap;
 	uint64_t		 total_cap;
+	/*
+	 * -u, receiving: bytes/s of payload all streams may bring
+	 * (bounds_rate_cap; 0: none), checked four times a second.
+	 */
+	uint64_t		 rate_cap;
 	/* Called from the event loop when every stream has ended. */
 	void			(*done_cb)(void *);
 	/* Called from the event loop for each -i interval. */

@@ -1,0 +1,96 @@
+/*
+ * xfer_finish.c: the stream engine's last step (data/xfer.h): once
+ * every stream has ended, the side's figures from the streams' counts,
+ * TCP_INFO and the measurement around the transfer, with the warnings
+ * of paths that fell back and threads -A could not pin.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/datapath.h"
+#include "base/knobs.h"
+#include "xfer_state.h"
+
+/*
+ * Each stream's figures, and the side's path: the one every stream used,
+ * or the plain one when some fell back; a warning says why, and one
+ * which streams -A could not pin.
+ */
+static void
+xfer_streams_figures(struct xfer *x, struct gb_side *side)
+{
+	const struct stream_io *io;
+	unsigned i, fell = 0, unpinned = 0;
+	int plain = x->is_tx ? GB_PATH_SEND : GB_PATH_RECV;
+
+	side->data_path = x->n > 0 ? x->s[0].io.path : plain;
+	side->nstreams = x->n;
+	side->rcvlowat = x->n > 0 ? x->s[0].io.rx.lowat : 0;
+	for (i = 0; i < x->n; i++) {
+		io = &x->s[i].io;
+		stream_io_figures(io, &side->streams[i], &side->zerocopy);
+		if (x->p.udp)
+			stream_io_udp(io, x->is_tx, &side->udp);
+		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
+		if (io->path != side->data_path)
+			side->data_path = plain;
+		if (io->note[0] != '\0' && fell++ == 0)
+			knobs_warn(side, "stream %u: %s", i, io->note);
+		if (io->pin_err != 0 && unpinned++ == 0)
+			knobs_warn(side, "-A: cannot pin stream %u to cpu "
+			    "%d: %s", i, io->pin_cpu, strerror(io->pin_err));
+	}
+	if (fell > 1)
+		knobs_warn(side, "%u streams in all fell back to %s", fell,
+		    datapath_name(side->data_path));
+	if (unpinned > 1)
+		knobs_warn(side, "-A: %u streams in all are not pinned",
+		    unpinned);
+}
+
+int
+xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
+    char *err, size_t errlen)
+{
+	struct tcpinfo_sample *ti;
+	unsigned i;
+
+	memset(side, 0, sizeof(*side));
+	if (x->abort_why[0] != '\0') {
+		snprintf(err, errlen, "%s", x->abort_why);
+		return -1;
+	}
+	for (i = 0; i < x->n; i++) {
+		if (x->s[i].error[0] != '\0') {
+			snprintf(err, errlen, "stream %u: %s", i,
+			    x->s[i].error);
+			return -1;
+		}
+	}
+	if ((ti = calloc(x->n, sizeof(*ti))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	side->has = 1;
+	for (i = 0; i < x->n; i++) {
+		side->bytes += atomic_load(&x->s[i].io.bytes);
+		side->calls += x->s[i].io.calls;
+		ti[i] = x->s[i].ti;
+	}
+	side->seconds = ts_diff(&x->start, &x->end);
+	side->mbps = result_mbps(side->bytes, side->seconds);
+	tcpinfo_sum(ti, x->n, &side->tcp);
+	free(ti);
+	xfer_measure_side(&x->ms, side);
+	xfer_streams_figures(x, side);
+	xfer_measure_warn(&x->ms, side);
+	if (r != NULL && r->params.buflen == GB_LEN_MTU)
+		r->params.buflen = x->p.buflen;	/* -l mtu: as it came out */
+	if (r != NULL && x->iv != NULL) {
+		r->nintervals = x->niv;
+		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));
+	}
+	return 0;
+}
+

@@ -1,0 +1,75 @@
+/*
+ * xfer_state.h: internal to the stream engine: one test's transfer
+ * (struct xfer) and its streams, shared by xfer.c (threads and timers)
+ * and xfer_finish.c (the side's figures once every stream has ended).
+ */
+#ifndef GB_XFER_STATE_H
+#define GB_XFER_STATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "host/tcpinfo.h"
+#include "data/stream.h"
+#include "data/xfer.h"
+#include "xfer_measure.h"
+
+struct stream {
+	struct xfer		*x;
+	int			 fd;
+	pthread_t		 tid;
+	int			 started;
+	int			 opened;	/* io needs stream_io_close */
+	struct stream_io	 io;
+	struct timespec		 end;
+	struct tcpinfo_sample	 ti;
+	char			 error[200];
+};
+
+struct xfer {
+	struct event_base	*base;
+	struct gb_params	 p;
+	int			 is_tx;
+	void			(*done_cb)(void *);
+	void			(*interval_cb)(const struct gb_interval *,
+				    int, void *);
+	void			*arg;
+	struct stream		*s;
+	unsigned		 n;
+	atomic_int		 stop;		/* enum stream_stop */
+	atomic_uint		 finished;
+	uint32_t		 silent_ms;
+	uint64_t		 deadline_ms;	/* 0: duration + 3 silent */
+	uint64_t		 stream_cap, total_cap;
+	uint64_t		 rate_cap;	/* -u receiver, bytes/s */
+	_Atomic uint64_t	 total;		/* with total_cap only */
+	int			 done;
+	char			 abort_why[128];
+	struct event		*done_ev;
+	struct event		*stop_ev;	/* duration, sender only */
+	struct event		*iv_ev;		/* -i */
+	struct event		*deadline_ev;	/* receiver's upper bound */
+	struct event		*rate_ev;	/* with rate_cap */
+	struct timespec		 start;
+	struct timespec		 end;
+	struct xfer_measure	 ms;		/* around the transfer */
+	uint8_t			 dg_token[DGRAM_TOKEN_LEN];	/* -u */
+	uint64_t		 iv_bytes;
+	uint64_t		 iv_count, iv_expect;	/* -u */
+	double			 iv_start_s;
+	unsigned		 niv;
+	struct gb_interval	*iv;
+};
+
+static inline double
+ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+#endif /* GB_XFER_STATE_H */
