@@ -1093,6 +1093,11 @@ seeds_opts(void)
 		{ "interval-over", "-t|-i|20|host" },
 		{ "iface-bad", "-r|-I|../../etc" },
 		{ "two-hosts", "-t|a|b" },
+		/* the classic ttcp's command line (--ttcp) */
+		{ "ttcp-classic", "--ttcp|-t|-s|-u|-n|2000|-l|1400|-A|4096|-O|"
+		    "8|-f|m|h" },
+		{ "ttcp-receiver", "--ttcp|-r|-B|-T|-s|--json|"
+		    "--silent-timeout|2" },
 	};
 	struct buf b;
 	size_t i, j;
