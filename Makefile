@@ -247,7 +247,7 @@ check-asan-%:
 # or 1,000,000 runs (fuzz/fuzz.mk); the option checks, plain and ASan,
 # tests/auth.py (whose only time bound is 6 s per run) and one round of
 # the benchmark (no speed asserted) take the CPU the fifth target leaves
-# free.  About 14.5 minutes on 2 CPUs.
+# free.  About 15 minutes on 2 CPUs.
 check-all:
 	@$(MAKE) --no-print-directory build-all
 	$(MAKE) $(filter-out check-options check-auth,$(CHECKS)) check-hostile
