@@ -7,7 +7,7 @@
 #   make check-asan      the checks that ASan+UBSan add to (see below)
 #   make check-all       what CI runs: lint, check, the hostile peers,
 #                        check-asan, the fuzz targets, a benchmark round;
-#                        about 14.5 minutes
+#                        about 15 minutes
 #   make soak-long       the issue's soak at full length, and under
 #                        valgrind (not in CI: about 10 minutes)
 #   make lint            mandoc -Tlint on the man page, cppcheck
