@@ -75,25 +75,16 @@ tv_sub(struct timeval *d, const struct timeval *a, const struct timeval *b)
 }
 
 /* ttcp's psecs(): "0:05", "12:34", "1:02:03". */
-static size_t
+static void
 psecs(long l, char *p, size_t len)
 {
-	long i = l / 3600;
-	int n;
+	long m = l % 3600 / 60, sec = l % 60;
 
-	if (i != 0) {
-		i = l % 3600;
-		n = snprintf(p, len, "%ld:%ld%ld", l / 3600, (i / 60) / 10,
-		    (i / 60) % 10);
-	} else {
-		i = l;
-		n = snprintf(p, len, "%ld", i / 60);
-	}
-	i %= 60;
-	if (n < 0 || (size_t)n >= len)
-		return len;
-	return (size_t)n + (size_t)snprintf(p + n, len - (size_t)n,
-	    ":%ld%ld", i / 10, i % 10);
+	if (l >= 3600)
+		snprintf(p, len, "%ld:%ld%ld:%ld%ld", l / 3600, m / 10, m % 10,
+		    sec / 10, sec % 10);
+	else
+		snprintf(p, len, "%ld:%ld%ld", l / 60, sec / 10, sec % 10);
 }
 
 void
