@@ -253,7 +253,9 @@ check-all:
 	$(MAKE) $(filter-out check-options check-auth,$(CHECKS)) check-hostile
 	$(ASAN_MAKE) $(filter-out check-options,$(ASAN_CHECKS))
 	$(MAKE) fuzz-replay
-	@$(MAKE) --no-print-directory -j2 -k -Otarget fuzz-check-options
+	@rm -rf $(FUZZ_BUILD)/findings
+	@$(MAKE) --no-print-directory -j2 -k -Otarget fuzz-check-options || \
+	    { cat $(FUZZ_BUILD)/findings/*.txt 2>/dev/null; exit 1; }
 
 # libFuzzer targets (fuzz/fuzz.mk): make fuzz (short, CI), make fuzz-long.
 -include fuzz/fuzz.mk

@@ -85,9 +85,12 @@ $(FUZZ_BUILD)/seedgen: fuzz/seedgen.c $(FUZZ_UTIL) $(FUZZ_LIB)
 fuzz-build:
 	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) $(FUZZ_BINS)
 
-# One run per target, its output in a log; on a finding, the end of the
-# log (the stack trace) and the saved input.  The summary is the line
-# the README's numbers come from.
+# One run per target, its output in a log; on a finding, the first
+# error lines and the top of the stack, the end of the log, and the saved
+# input in base64, also kept in $(FUZZ_BUILD)/findings/ for check-all to
+# print again at its very end (a CI log's tail is all there is of a
+# machine that is gone).  The summary is the line the README's numbers
+# come from.
 fuzz-run-%: $(FUZZ_BUILD)/%
 	@mkdir -p $(FUZZ_BUILD)/corpus/$* $(FUZZ_BUILD)/artifacts \
 	    $(FUZZ_BUILD)/logs
@@ -97,9 +100,18 @@ fuzz-run-%: $(FUZZ_BUILD)/%
 	    -runs=$(FUZZ_RUNS) $(FUZZ_ARGS) $(FUZZ_ARGS_$*) \
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$*- \
 	    $(FUZZ_BUILD)/corpus/$* fuzz/corpus/$* >$$log 2>&1; then \
-		tail -n 80 $$log; \
+		f=$(FUZZ_BUILD)/findings/$*.txt; mkdir -p $(FUZZ_BUILD)/findings; \
+		{ grep -m 5 -E '^(==[0-9]+==ERROR|fuzz(_[a-z_]+)?: |.*runtime error)' \
+		    $$log; \
+		grep -A 12 -m 1 -E '^==[0-9]+==' $$log | head -n 14; \
+		tail -n 40 $$log; \
+		for a in $(FUZZ_BUILD)/artifacts/$*-*; do \
+			[ -f "$$a" ] && [ $$(wc -c <"$$a") -le 16384 ] && \
+			{ echo "fuzz: $$a, base64:"; base64 -w 76 "$$a"; }; \
+		done; \
 		echo "fuzz: $* FOUND A BUG; input in $(FUZZ_BUILD)/artifacts/," \
-		    "log in $$log"; \
+		    "log in $$log"; } >$$f; \
+		cat $$f; \
 		exit 1; \
 	fi; \
 	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $$log); \
