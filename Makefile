@@ -45,6 +45,17 @@ $(BUILD)/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(GBFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# The revision in the JSON's provenance (src/version.c): rebuilt when
+# "git describe" changes, and only version.o.
+GB_REVISION := $(shell git describe --always --dirty 2>/dev/null | \
+	tr -cd 'A-Za-z0-9._-')
+$(BUILD)/revision: FORCE
+	@mkdir -p $(@D)
+	@echo '$(GB_REVISION)' | cmp -s - $@ || echo '$(GB_REVISION)' >$@
+$(BUILD)/version.o: $(BUILD)/revision
+$(BUILD)/version.o: CPPFLAGS += -DGB_REVISION='"$(GB_REVISION)"'
+FORCE:
+
 $(LIB): $(OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -173,6 +184,9 @@ check-listener: $(BIN)
 check-auth: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) python3 tests/auth.py
 
+check-results: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) python3 tests/results.py
+
 check-options: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/options_bad.sh
 
@@ -189,6 +203,7 @@ check-claims: $(BIN)
 
 CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
+	  check-results \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
@@ -291,7 +306,7 @@ install-ttcp: install
 clean:
 	rm -rf build build-asan
 
-.PHONY: bench-smoke bench-memory all check check-all check-hostile check-options check-unit \
+.PHONY: bench-smoke bench-memory all check check-all check-hostile check-options check-unit check-results \
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \

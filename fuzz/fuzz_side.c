@@ -38,7 +38,8 @@ static const char *const string_members[] = {
 	"interface.lines.0.actions", "interface.lines.0.cpus",
 	"warnings.0", "context.kernel", "context.cpu_model",
 	"context.driver", "context.duplex", "context.sysctl.tcp_rmem",
-	"context.congestion", "context.note",
+	"context.congestion", "context.note", "context.hostname",
+	"context.version",
 };
 
 /* Name the first member whose bytes differ; enough to start a diff. */

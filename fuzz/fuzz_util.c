@@ -129,6 +129,8 @@ fuzz_fill_side(struct gb_side *s)
 	strcpy(c->tcp_wmem, "4096 16384 4194304");
 	strcpy(c->congestion, "cubic");
 	strcpy(c->note, "coalescing: not supported by the driver");
+	strcpy(c->hostname, "sut-1.example");
+	strcpy(c->version, "0.1.0 (7ca7f91)");
 	k->has = 1;
 	k->frames_rx = 10;
 	k->frames_tx = 20;

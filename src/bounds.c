@@ -27,6 +27,31 @@ bounds_init(struct gb_bounds *l)
 	l->max_pending_source = GB_DEFAULT_MAX_PENDING_SOURCE;
 }
 
+void
+bounds_text(const struct gb_bounds *l, char *buf, size_t len)
+{
+	char len_s[32], sb[32], bytes[32], rate[32];
+
+	units_format_size(l->max_buflen, len_s, sizeof(len_s));
+	units_format_size(l->max_sockbuf, sb, sizeof(sb));
+	if (l->max_bytes != 0)
+		units_format_size(l->max_bytes, bytes, sizeof(bytes));
+	else
+		snprintf(bytes, sizeof(bytes), "none");
+	if (l->max_rate != 0)
+		snprintf(rate, sizeof(rate), "%.6g Mbps",
+		    (double)l->max_rate * 8 / 1e6);
+	else
+		snprintf(rate, sizeof(rate), "none");
+	snprintf(buf, len, "--max-duration %g s, --max-streams %" PRIu32
+	    ", --max-length %s, --max-sockbuf %s, --max-bytes %s, "
+	    "--max-rate %s, --max-pending %" PRIu32 " (%" PRIu32 " a source), "
+	    "--silent-timeout %g s, --handshake-timeout %g s",
+	    l->max_duration_ms / 1000.0, l->max_streams, len_s, sb, bytes,
+	    rate, l->max_pending, l->max_pending_source,
+	    l->silent_ms / 1000.0, l->handshake_ms / 1000.0);
+}
+
 /* The listener transmits when the client asked to receive (-r HOST). */
 static int
 listener_sends(const struct gb_params *p)

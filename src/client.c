@@ -448,6 +448,7 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		snprintf(err, errlen, "cannot create the event loop");
 		return CLIENT_FAILED;
 	}
+	role_started(&c->cfg->role, r);
 	if ((c->x = xfer_start(c->base, &xc, err, errlen)) == NULL)
 		goto out;
 	ctl_ev = event_new(c->base, c->ctl, EV_READ | EV_PERSIST, on_ctl, c);
@@ -461,6 +462,7 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		event_add(sigterm, NULL);
 	}
 	event_base_dispatch(c->base);
+	r->prov.end_us = walltime_us();
 	/*
 	 * A signal that came as the test ended was caught by libevent's
 	 * handler, but the loop had already left: run it once more, with
@@ -470,10 +472,14 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 	if (ctl_ev != NULL)
 		event_del(ctl_ev);
 	event_base_loop(c->base, EVLOOP_NONBLOCK);
-	if (xfer_finish(c->x, mine, r, err, errlen) == 0)
-		rc = CLIENT_OK;
-	else if (c->interrupted)
+	if (c->interrupted) {
+		/* What ran until Ctrl-C, this end's figures only. */
+		xfer_failed(c->x, err, errlen);
+		if (xfer_finish_partial(c->x, mine, r, err, errlen) == 0)
+			r->prov.interrupted = 1;
 		rc = CLIENT_INTERRUPTED;
+	} else if (xfer_finish(c->x, mine, r, err, errlen) == 0)
+		rc = CLIENT_OK;
 	else
 		listener_reason(c, err, errlen);
 out:
@@ -548,15 +554,22 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	/* A listener that vanishes (not one that just stops) is noticed. */
 	sock_set_keepalive(c.ctl, (int)o->bounds->silent_ms);
 	trace(&c, "connected", r->peer);
+	role_prov_start(o, r, c.ctl, NULL);
 	if ((rc = udp_length(&c, err, errlen)) != CLIENT_OK)
 		goto out;
 	r->params = *c.p;
 	if ((rc = handshake(&c, &a, err, errlen)) != CLIENT_OK)
 		goto out;
-	if ((rc = transfer(&c, mine, r, err, errlen)) != CLIENT_OK)
+	role_prov_data(r, c.fds, c.p->streams);
+	if ((rc = transfer(&c, mine, r, err, errlen)) != CLIENT_OK) {
+		if (r->prov.interrupted)
+			diag_run(r);
 		goto out;
-	if ((rc = exchange(&c, mine, peer, err, errlen)) == CLIENT_OK)
+	}
+	if ((rc = exchange(&c, mine, peer, err, errlen)) == CLIENT_OK) {
+		role_prov_peer(r);
 		diag_run(r);
+	}
 out:
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		if (c.fds[i] != -1)

@@ -32,6 +32,7 @@
 
 #include "host/context.h"
 #include "host/netif.h"
+#include "base/version.h"
 
 #define CONTEXT_PATH_MAX	4096
 
@@ -40,6 +41,7 @@ static const char *context_why(int);
 static int64_t	 context_int_file(struct gb_context *, const char *,
 		    const char *, const char *, int64_t, int64_t);
 static void	 context_kernel_read(struct gb_context *, const char *, int);
+static void	 context_version_fill(struct gb_context *);
 static void	 context_cpu_read(struct gb_context *, const char *, int);
 static void	 context_sysctl_read(struct gb_context *, const char *);
 static void	 context_driver_read(struct gb_context *, const char *,
@@ -126,10 +128,12 @@ context_kernel_read(struct gb_context *ctx, const char *procfs, int live)
 	int		 r;
 
 	if (live) {
-		if (uname(&u) == 0)
+		if (uname(&u) == 0) {
 			context_copy(ctx->kernel, sizeof(ctx->kernel),
 			    u.release);
-		else
+			context_copy(ctx->hostname, sizeof(ctx->hostname),
+			    u.nodename);
+		} else
 			context_note(ctx, "kernel: %s", strerror(errno));
 		return;
 	}
@@ -141,6 +145,25 @@ context_kernel_read(struct gb_context *ctx, const char *procfs, int live)
 	fclose(fp);
 	if (r == -1)
 		context_note(ctx, "kernel: malformed");
+	if ((fp = context_fopen(procfs, "sys/kernel/hostname")) == NULL)
+		return;
+	if (context_line_parse(fp, ctx->hostname, sizeof(ctx->hostname)) ==
+	    -1)
+		ctx->hostname[0] = '\0';
+	fclose(fp);
+}
+
+/* "0.1.0 (7ca7f91)", or the version alone outside a git build. */
+static void
+context_version_fill(struct gb_context *ctx)
+{
+	const char *rev = version_revision();
+
+	if (*rev != '\0')
+		snprintf(ctx->version, sizeof(ctx->version), "%s (%s)",
+		    GB_VERSION, rev);
+	else
+		snprintf(ctx->version, sizeof(ctx->version), "%s", GB_VERSION);
 }
 
 static void
@@ -307,6 +330,7 @@ context_read(const struct hoststat_roots *roots, const char *ifname,
 	}
 	live_proc = strcmp(procfs, "/proc") == 0;
 	live = live_proc && strcmp(sysfs, "/sys") == 0;
+	context_version_fill(ctx);
 	context_kernel_read(ctx, procfs, live_proc);
 	context_cpu_read(ctx, procfs, live_proc);
 	context_sysctl_read(ctx, procfs);

@@ -46,16 +46,20 @@ struct context_member {
 	size_t		 off;		/* in struct gb_context */
 	size_t		 size;		/* of a char[] */
 	int64_t		 min, max;	/* of an integer */
+	int		 optional;	/* may be missing (a peer of 0.1.0
+					   before it sent the member) */
 };
 
 #define CONTEXT_OFF(f)	offsetof(struct gb_context, f)
 #define CONTEXT_SIZE(f)	sizeof(((struct gb_context *)NULL)->f)
 #define CONTEXT_S(g, k, kind, f) \
-	{ g, k, kind, CONTEXT_OFF(f), CONTEXT_SIZE(f), 0, 0 }
+	{ g, k, kind, CONTEXT_OFF(f), CONTEXT_SIZE(f), 0, 0, 0 }
 #define CONTEXT_N(g, k, kind, f, min, max) \
-	{ g, k, kind, CONTEXT_OFF(f), 0, min, max }
+	{ g, k, kind, CONTEXT_OFF(f), 0, min, max, 0 }
+#define CONTEXT_OPT_S(k, f) \
+	{ NULL, k, CONTEXT_STR, CONTEXT_OFF(f), CONTEXT_SIZE(f), 0, 0, 1 }
 #define CONTEXT_B(g, k, f) \
-	{ g, k, CONTEXT_BOOL, CONTEXT_OFF(f), 0, 0, 1 }
+	{ g, k, CONTEXT_BOOL, CONTEXT_OFF(f), 0, 0, 1, 0 }
 #define CONTEXT_U32(g, k, f) \
 	CONTEXT_N(g, k, CONTEXT_I64, f, 0, CONTEXT_MAX_ETHTOOL)
 
@@ -94,6 +98,8 @@ static const struct context_member context_members[] = {
 	CONTEXT_S("sysctl", "tcp_wmem", CONTEXT_NUMS, tcp_wmem),
 	CONTEXT_S(NULL, "congestion", CONTEXT_STR, congestion),
 	CONTEXT_S(NULL, "note", CONTEXT_STR, note),
+	CONTEXT_OPT_S("hostname", hostname),
+	CONTEXT_OPT_S("version", version),
 };
 
 #define CONTEXT_NMEMBERS \
@@ -292,6 +298,8 @@ context_from_json(const json_t *j, struct gb_context *ctx, char *err,
 			}
 		}
 		v = json_object_get(o, m->key);
+		if (v == NULL && m->optional)
+			continue;
 		if ((v == NULL || !json_is_null(v)) && context_member_set(m, v,
 		    ctx, why, sizeof(why)) == -1) {
 			snprintf(err, errlen, "context.%s%s%s %s",

@@ -1,7 +1,9 @@
 /*
  * csv.c: --csv FILE, one row per run of a sweep: the point, the repeat,
  * the swept values, every parameter and every measured figure of both
- * ends, so that a spreadsheet or pandas needs nothing else.
+ * ends, and which run it was (when, to which peer, under which --title),
+ * so that a spreadsheet or pandas needs nothing else, and rows of many
+ * files merge.
  *
  * RFC 4180: records end in CRLF, a field holding a comma, a quote, CR or
  * LF is quoted and its quotes doubled.  A figure that was not measured
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "out/csv.h"
 
 #define CSV_EOL		"\r\n"
@@ -118,7 +121,7 @@ csv_header(FILE *fp, const struct sweep *s)
 	for (k = 0; k < NELEM(prefix); k++)
 		for (i = 0; i < NELEM(csv_side_cols); i++)
 			fprintf(fp, ",%s%s", prefix[k], csv_side_cols[i]);
-	fputs(",diagnosis,error" CSV_EOL, fp);
+	fputs(",diagnosis,error,time_utc,peer,title" CSV_EOL, fp);
 }
 
 /*
@@ -235,9 +238,11 @@ csv_findings(FILE *fp, const struct gb_result *r)
 void
 csv_row(FILE *fp, const struct sweep *s, unsigned point, unsigned repeat,
     const struct gb_params *p, const struct sweep_setting *set,
-    const struct gb_result *r, const char *error)
+    const struct gb_result *r, const char *error,
+    const struct csv_run_id *id)
 {
 	char			 buf[CSV_FIELD_LEN];
+	char			 when[UNITS_TIME_LEN];
 	const struct gb_side	*d;
 	unsigned		 a;
 
@@ -269,5 +274,12 @@ csv_row(FILE *fp, const struct sweep *s, unsigned point, unsigned repeat,
 		csv_findings(fp, r);
 	}
 	csv_field(fp, error != NULL ? error : "");
+	/* The run's identity, last: the columns before keep their order. */
+	csv_field(fp, units_format_utc(r != NULL && r->prov.start_us != 0 ?
+	    r->prov.start_us : id->start_us, when, sizeof(when)));
+	csv_field(fp, r != NULL && r->peer[0] != '\0' ? r->peer :
+	    id->peer != NULL ? id->peer : "");
+	csv_field(fp, r != NULL ? r->prov.title : id->title != NULL ?
+	    id->title : "");
 	fputs(CSV_EOL, fp);
 }

@@ -252,11 +252,56 @@ diag_tcp_goodput_mbps(double link_mbps, unsigned mtu, unsigned overhead_bytes)
  * udp_loss, udp_held_back): they
  * fit GB_MAX_FINDINGS, and diag_add() drops any past it all the same.
  */
+/*
+ * A sample too small to carry a finding: /proc/stat counts in ticks of
+ * 10 ms, so a 10 ms test is one tick, "100 % busy"; the TCP_INFO limited
+ * times and the interrupt counts are as thin.  Below half a second or a
+ * hundred packets (data segments sent, or datagrams received) the one
+ * finding is that.
+ */
+#define DIAG_MIN_SECONDS	0.5
+#define DIAG_MIN_PACKETS	100
+
+static int
+diag_too_short(struct gb_result *r)
+{
+	const struct gb_side *d = r->receiver.has ? &r->receiver : &r->sender;
+	struct gb_udp_figures f;
+	uint64_t pkts = 0;
+	int has_pkts = 0;
+
+	if (!d->has)
+		return 0;
+	if (r->params.udp) {
+		result_udp(r, &f);
+		has_pkts = f.has;
+		pkts = f.received;
+	} else if (r->sender.has && r->sender.tcp.has &&
+	    r->sender.tcp.data_segs_out > 0) {	/* 0: an old kernel's */
+		has_pkts = 1;
+		pkts = r->sender.tcp.data_segs_out;
+	}
+	if (d->seconds >= DIAG_MIN_SECONDS && (!has_pkts ||
+	    pkts >= DIAG_MIN_PACKETS))
+		return 0;
+	if (has_pkts)
+		diag_add(r, "too_short", "both", "too short to diagnose: %.3f "
+		    "s and %" PRIu64 " %s (needs %.1f s and %d)", d->seconds,
+		    pkts, r->params.udp ? "datagrams" : "data segments",
+		    DIAG_MIN_SECONDS, DIAG_MIN_PACKETS);
+	else
+		diag_add(r, "too_short", "both", "too short to diagnose: %.3f "
+		    "s (needs %.1f s)", d->seconds, DIAG_MIN_SECONDS);
+	return 1;
+}
+
 void
 diag_run(struct gb_result *r)
 {
 	r->nfindings = 0;
 	memset(r->findings, 0, sizeof(r->findings));
+	if (diag_too_short(r))
+		return;
 	diag_cpu(r, &r->sender, "sender");
 	diag_cpu(r, &r->receiver, "receiver");
 	diag_window_limited(r);

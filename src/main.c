@@ -28,6 +28,7 @@
 #include "data/ttcp_xfer.h"
 #include "out/outq.h"
 #include "out/ttcp_text.h"
+#include "out/tsfile.h"
 #include "base/version.h"
 
 enum {
@@ -40,7 +41,50 @@ struct output {
 	const struct gb_opts	*opts;
 	FILE			*report;	/* NULL: stdout */
 	struct outq		*q[2];		/* a listener's stdout, stderr */
+	/* --timestamps: the streams under report and the intervals. */
+	FILE			*raw_report, *raw_intervals;
 };
+
+/*
+ * --timestamps: the report and the interval lines through a stream that
+ * stamps each line (out/tsfile.h); the streams under them are kept to
+ * close after.  0, or -1 when out of memory.
+ */
+static int
+output_stamp(struct output *out, struct rolecfg_out *lines)
+{
+	const struct gb_opts *o = out->opts;
+
+	if (!o->timestamps || o->json)
+		return 0;
+	out->raw_report = out->report != NULL ? out->report : stdout;
+	if ((out->report = tsfile_open(out->raw_report, o->ts_format,
+	    NULL)) == NULL)
+		return -1;
+	if (lines->intervals == NULL)
+		return 0;
+	out->raw_intervals = lines->intervals;
+	if ((lines->intervals = tsfile_open(out->raw_intervals, o->ts_format,
+	    NULL)) == NULL)
+		return -1;
+	return 0;
+}
+
+/* Close the stamping streams; the ones under them stay open. */
+static void
+output_unstamp(struct output *out, struct rolecfg_out *lines)
+{
+	if (out->raw_intervals != NULL && lines->intervals != NULL) {
+		fclose(lines->intervals);
+		lines->intervals = out->raw_intervals;
+	}
+	if (out->raw_report != NULL && out->report != NULL) {
+		fclose(out->report);
+		out->report = out->raw_report == stdout ? NULL :
+		    out->raw_report;
+	}
+	out->raw_intervals = out->raw_report = NULL;
+}
 
 static void
 print_error(const struct gb_opts *o, const char *text, int code)
@@ -72,6 +116,8 @@ render(const struct gb_result *r, void *arg)
 	const struct gb_opts *o = out->opts;
 	struct report_style st = {
 		.unit = o->unit, .verbose = o->verbose, .quiet = o->quiet,
+		/* rolecfg.c printed it as the test started. */
+		.header_shown = !o->json && !o->quiet,
 	};
 
 	FILE *f = out->report != NULL ? out->report : stdout;
@@ -114,21 +160,29 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
 			print_error(o, err, exit_status(rc));
 		return exit_status(rc);
 	}
-	rolecfg_client(&cfg, o, roots, psk, &lines);
-	if (o->params.mtu != 0)
-		mtu_recover();
-	if ((r = calloc(1, sizeof(*r))) == NULL) {
+	if ((r = calloc(1, sizeof(*r))) == NULL ||
+	    output_stamp(&out, &lines) == -1) {
+		output_unstamp(&out, &lines);
+		free(r);
 		print_error(o, "out of memory", EXIT_TEST_FAILED);
 		return EXIT_TEST_FAILED;
 	}
+	rolecfg_client(&cfg, o, roots, psk, &lines);
+	if (o->params.mtu != 0)
+		mtu_recover();
 	rc = client_run(&cfg, r, err, sizeof(err));
 	/* --mtu: this end's interface goes back, whatever happened. */
 	if (o->params.mtu != 0 && mtu_restore_all(why, sizeof(why)) == -1)
 		fprintf(stderr, "gigebench: %s\n", why);
 	if (rc == CLIENT_OK)
 		render(r, &out);
-	else
+	else if (r->prov.interrupted) {
+		/* Ctrl-C: the report of what ran, marked, and exit 1. */
+		render(r, &out);
+		fprintf(stderr, "gigebench: %s\n", err);
+	} else
 		print_error(o, err, exit_status(rc));
+	output_unstamp(&out, &lines);
 	free(r);
 	return exit_status(rc);
 }
@@ -176,7 +230,7 @@ output_open(struct output *out, struct rolecfg_out *lines)
 	if (lines->intervals != NULL &&
 	    (lines->intervals = outq_stream(out->q[0], 1)) == NULL)
 		return -1;
-	return 0;
+	return output_stamp(out, lines);
 }
 
 static void
@@ -184,6 +238,7 @@ output_close(struct output *out, struct rolecfg_out *lines)
 {
 	int i;
 
+	output_unstamp(out, lines);
 	if (lines->intervals != NULL && lines->intervals != stdout)
 		fclose(lines->intervals);
 	if (lines->log != NULL)
@@ -219,7 +274,8 @@ run_server(const struct gb_opts *o, const struct hoststat_roots *roots,
 		return EXIT_TEST_FAILED;
 	}
 	rolecfg_server(&cfg, o, roots, psk, &lines);
-	cfg.report_cb = render;
+	/* -q: errors only; the JSON of -J is the result, not chatter. */
+	cfg.report_cb = o->quiet && !o->json ? NULL : render;
 	cfg.report_arg = &out;
 	cfg.loop_cb = on_loop;
 	rc = server_run(&cfg, err, sizeof(err));
@@ -350,7 +406,9 @@ main(int argc, char *argv[])
 		opts_usage(stdout);
 		return 0;
 	case OPTS_VERSION:
-		printf("gigebench %s\n", GB_VERSION);
+		printf("gigebench %s%s%s%s\n", GB_VERSION,
+		    *version_revision() != '\0' ? " (" : "", version_revision(),
+		    *version_revision() != '\0' ? ")" : "");
 		return 0;
 	case OPTS_ERROR:
 		print_error(&o, err, EXIT_USAGE);

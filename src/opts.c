@@ -91,6 +91,8 @@ static const struct option opts_long[] = {
 	{ "splice",	no_argument,		NULL,	OPT_SPLICE },
 	{ "sweep",	required_argument,	NULL,	OPT_SWEEP },
 	{ "time",	required_argument,	NULL,	'T' },
+	{ "timestamps",	optional_argument,	NULL,	OPT_TIMESTAMPS },
+	{ "title",	required_argument,	NULL,	OPT_TITLE },
 	{ "tos",	required_argument,	NULL,	OPT_TOS },
 	{ "transmit",	no_argument,		NULL,	't' },
 	{ "ttcp",	no_argument,		NULL,	OPT_TTCP },
@@ -103,6 +105,7 @@ static const struct option opts_long[] = {
 };
 
 static void	opts_defaults(struct gb_opts *);
+static void	opts_command(char *, size_t, int, char **);
 static int	opts_bad(struct opts_state *, int, char **);
 static int	opts_value_missing(struct opts_state *, char **);
 static void	opts_client_only(struct opts_state *, int);
@@ -175,6 +178,7 @@ opts_parse(int argc, char **argv, struct gb_opts *o, char *err,
 	int			 ch, li, rv;
 
 	opts_defaults(o);
+	opts_command(o->command, sizeof(o->command), argc, argv);
 	memset(&st, 0, sizeof(st));
 	st.err = err;
 	st.errlen = errlen;
@@ -213,6 +217,51 @@ opts_parse(int argc, char **argv, struct gb_opts *o, char *err,
 	return opts_check(o, &st);
 }
 
+/* A word as a shell would need it: bare, or in single quotes. */
+static size_t
+opts_command_word(char *buf, size_t len, const char *w)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_./:=,@%+-";
+	size_t n = 0;
+	int quote = *w == '\0' || w[strspn(w, plain)] != '\0';
+
+#define PUT(c)	do { if (n + 1 < len) buf[n++] = (c); } while (0)
+	if (quote)
+		PUT('\'');
+	for (; *w != '\0'; w++) {
+		if (*w == '\'') {
+			PUT('\''); PUT('\\'); PUT('\''); PUT('\'');
+		} else
+			PUT((unsigned char)*w >= 0x20 && *w != 0x7f ? *w : '?');
+	}
+	if (quote)
+		PUT('\'');
+#undef PUT
+	buf[n] = '\0';
+	return n;
+}
+
+/* argv as one line for the provenance, cut with "..." when too long. */
+static void
+opts_command(char *buf, size_t len, int argc, char **argv)
+{
+	char word[512];
+	size_t n = 0, w;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < argc && argv[i] != NULL; i++) {
+		w = opts_command_word(word, sizeof(word), argv[i]);
+		if (n + w + 2 + 4 > len) {
+			snprintf(buf + n, len - n, "%s...", n > 0 ? " " : "");
+			return;
+		}
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 0 ?
+		    " " : "", word);
+	}
+}
+
 /*
  * The options of the test itself, which the connecting side sends in its
  * hello: a listener given one ignores it, and is told so (opts_check).
@@ -225,7 +274,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_RCVBUF, OPT_SNDBUF, OPT_CAPTURE, OPT_FORCE_BUFS,
 		OPT_LINK_RATE, OPT_CONFIDENCE, OPT_CSV, OPT_MTU, OPT_PLOT,
 		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
-		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS,
+		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE,
 	};
 	size_t i, len = strlen(st->client_only);
 

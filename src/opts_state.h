@@ -38,6 +38,8 @@ enum {
 	OPT_GSO,
 	OPT_GRO,
 	OPT_TTCP,
+	OPT_TITLE,
+	OPT_TIMESTAMPS,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 

@@ -243,6 +243,41 @@ opts_name(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	return OPTS_OK;
 }
 
+/*
+ * --title TEXT, --timestamps[=FORMAT]: text that goes into every result
+ * (JSON, CSV, the text lines), so printable ASCII only, and bounded.
+ */
+static int
+opts_text(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
+{
+	size_t i, max = ch == OPT_TITLE ? GB_TITLE_LEN - 1 : 63;
+
+	if (ch == OPT_TIMESTAMPS) {
+		o->timestamps = 1;
+		o->ts_format = NULL;	/* out/tsfile.h's default */
+		if (arg == NULL)
+			return OPTS_OK;
+	}
+	if (*arg == '\0')
+		return opts_error(st, "%s is empty: \"\"", ch == OPT_TITLE ?
+		    "title" : "format");
+	if (strlen(arg) > max)
+		return opts_error(st, "%s is too long (max %zu characters): "
+		    "%s", ch == OPT_TITLE ? "title" : "format", max,
+		    opts_shown(arg));
+	for (i = 0; arg[i] != '\0'; i++)
+		if ((unsigned char)arg[i] < 0x20 || (unsigned char)arg[i] >=
+		    0x7f)
+			return opts_error(st, "%s holds a byte that is not "
+			    "printable ASCII: %s", ch == OPT_TITLE ? "title" :
+			    "format", opts_shown(arg));
+	if (ch == OPT_TITLE)
+		o->title = arg;
+	else
+		o->ts_format = arg;
+	return OPTS_OK;
+}
+
 /* --max-*, --*-timeout (opts_bounds.c), and --sweep (sweep.c). */
 static int
 opts_table(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
@@ -289,6 +324,9 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_LIMIT:
 	case OPT_SWEEP:
 		return opts_table(o, st, ch, arg);
+	case OPT_TITLE:
+	case OPT_TIMESTAMPS:
+		return opts_text(o, st, ch, arg);
 	case 'f':
 		if (arg[0] == '\0' || arg[1] != '\0' ||
 		    !units_rate_letter_ok(arg[0]))

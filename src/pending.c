@@ -67,9 +67,10 @@
 #define PD_FLOOR	16u
 
 /*
- * A connection that is not gigebench is logged at default verbosity,
- * once a minute per source at most (a port scan or a misdirected tool
- * does not flood the log); the ones kept quiet are counted in the next.
+ * A connection that is refused or not gigebench is logged at default
+ * verbosity, once a minute per source at most (a port scan, a flood or a
+ * misdirected tool does not flood the log); the ones kept quiet are
+ * counted in the next.  With -v, every one; with -q, none.
  */
 #define PD_FOREIGN_SLOTS	32
 #define PD_FOREIGN_MS		60000
@@ -176,26 +177,20 @@ foreign_slot(struct pending *pd, const struct srccap_key *k)
 	return old;
 }
 
-/*
- * Not gigebench (its first bytes are no header of ours): one line about
- * what it looks like, from what it sent and what it has queued.
- */
-static void
-foreign_log(struct pconn *pc)
+void
+pending_note(struct pconn *pc, const char *fmt, ...)
 {
 	struct pending *pd = pc->pd;
-	uint8_t b[PEERKIND_BYTES];
-	size_t n = pc->rd.got < sizeof(pc->rd.hdr) ? pc->rd.got :
-	    sizeof(pc->rd.hdr);
-	struct foreign *f = foreign_slot(pd, &pc->key);
+	struct foreign *f;
 	int64_t now = monotime_ms();
-	ssize_t more;
-	char also[64] = "";
+	char msg[GB_ERR_LEN], also[64] = "";
+	va_list ap;
 
-	memcpy(b, pc->rd.hdr, n);
-	if ((more = recv(pc->fd, b + n, sizeof(b) - n, MSG_DONTWAIT)) > 0)
-		n += (size_t)more;
-	if (f->last_ms != INT64_MIN && now - f->last_ms < PD_FOREIGN_MS &&
+	if (pd->cfg.quiet || pd->cfg.log_cb == NULL)
+		return;
+	f = foreign_slot(pd, &pc->key);
+	if (f->last_ms != INT64_MIN && now - f->last_ms < (pd->cfg.note_ms !=
+	    0 ? (int64_t)pd->cfg.note_ms : PD_FOREIGN_MS) &&
 	    pd->cfg.verbose < 1) {
 		f->quiet++;
 		return;
@@ -205,8 +200,29 @@ foreign_log(struct pconn *pc)
 		    "not logged)", f->quiet);
 	f->quiet = 0;
 	f->last_ms = now;
-	plog(pd, 0, pc->peer, "not gigebench: looks like %s; closed%s",
-	    peerkind_text(peerkind_of(b, n)), also);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	plog(pd, 0, pc->peer, "%s%s", msg, also);
+}
+
+/*
+ * Not gigebench (its first bytes are no header of ours): one line about
+ * what it looks like, from what it sent and what it has queued.
+ */
+static void
+foreign_log(struct pconn *pc)
+{
+	uint8_t b[PEERKIND_BYTES];
+	size_t n = pc->rd.got < sizeof(pc->rd.hdr) ? pc->rd.got :
+	    sizeof(pc->rd.hdr);
+	ssize_t more;
+
+	memcpy(b, pc->rd.hdr, n);
+	if ((more = recv(pc->fd, b + n, sizeof(b) - n, MSG_DONTWAIT)) > 0)
+		n += (size_t)more;
+	pending_note(pc, "not gigebench: looks like %s; closed",
+	    peerkind_text(peerkind_of(b, n)));
 }
 
 /* Some bytes came, too few for a header, and they are not our magic's. */
@@ -241,6 +257,8 @@ on_read(evutil_socket_t fd, short what, void *arg)
 			    "header flags are not 0");
 		if (rc == PROTO_E_MAGIC || foreign_partial(pc))
 			foreign_log(pc);
+		else if (rc == PROTO_E_VERSION || rc == PROTO_E_FLAGS)
+			pending_note(pc, "refused: %s", err);
 		else
 			plog(pd, 1, pc->peer, "%s", rc < 0 ? err :
 			    "out of memory");
@@ -257,7 +275,7 @@ on_read(evutil_socket_t fd, short what, void *arg)
 			    proto_type_str(m->type));
 		ctl_send_simple(fd, m->type == PROTO_HELLO ? PROTO_REFUSE :
 		    PROTO_ERROR, PROTO_REFUSE_PARAMS, err);
-		plog(pd, 1, pc->peer, "%s", err);
+		pending_note(pc, "refused: %s", err);
 		pending_drop(pc);
 	}
 	free(m);
@@ -273,8 +291,7 @@ on_timeout(evutil_socket_t fd, short what, void *arg)
 	if (foreign_partial(pc))
 		foreign_log(pc);
 	else
-		plog(pc->pd, 1, pc->peer, "no complete message in time, "
-		    "closed");
+		pending_note(pc, "no complete message in time, closed");
 	pending_drop(pc);
 }
 
@@ -302,13 +319,13 @@ admit(struct pending *pd, const struct srccap_key *k)
 		if ((old = oldest_of(pd, &victim)) == NULL)
 			return -1;
 		if (v == SRCCAP_DROP_SAME)
-			plog(pd, 1, old->peer, "closed: its source has the "
-			    "most pending connections it may (%s)",
+			pending_note(old, "closed: its source has the most "
+			    "pending connections it may (%s)",
 			    pd->why_source);
 		else
-			plog(pd, 1, old->peer, "closed: the listener has the "
-			    "most pending connections it may (%s), and this "
-			    "source the most of them", pd->why_total);
+			pending_note(old, "closed: the listener has the most "
+			    "pending connections it may (%s), and this source "
+			    "the most of them", pd->why_total);
 		pending_drop(old);
 	}
 	if (srccap_add(&pd->cap, k) == -1) {

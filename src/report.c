@@ -30,7 +30,7 @@
 static const char *
 report_prefix(int is_tx)
 {
-	return is_tx ? "gigebench-t:" : "gigebench-r:";
+	return report_side_prefix(is_tx);
 }
 
 static const char *
@@ -56,26 +56,6 @@ static const struct gb_side *
 report_delivered(const struct gb_result *r)
 {
 	return r->receiver.has || !r->sender.has ? &r->receiver : &r->sender;
-}
-
-static void
-report_params_line(FILE *fp, const struct gb_result *r, int is_tx)
-{
-	const struct gb_params *p = &r->params;
-	int local = is_tx == (r->local_is_sender != 0);
-
-	fprintf(fp, "%s buflen=%" PRIu32 " streams=%" PRIu32 " nbuf=%" PRIu64
-	    " duration=%.2fs nodelay=%d", report_prefix(is_tx), p->buflen,
-	    p->streams, p->nbuf, p->duration_ms / 1000.0, p->nodelay != 0);
-	if (p->mss != 0)
-		fprintf(fp, " mss=%" PRIu32, p->mss);
-	/* The peer's address is known; our own, as the peer sees it, is not. */
-	if (local)
-		fprintf(fp, " port=%u %s %s %s\n", (unsigned)r->port,
-		    p->udp ? "udp" : "tcp", is_tx ? "->" : "<-", r->peer);
-	else
-		fprintf(fp, " port=%u %s, reported by %s\n",
-		    (unsigned)r->port, p->udp ? "udp" : "tcp", r->peer);
 }
 
 static void
@@ -106,10 +86,13 @@ report_bytes_line(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 	const char *label;
 	double rate;
 
+	char mb[REPORT_TOKLEN];
+
 	rate = units_rate(s->mbps * 1e6, unit, &label);
 	fprintf(fp, "%s %" PRIu64 " bytes in %.2f real seconds = %.4f %s"
-	    " (%.4f MB), %" PRIu64 " calls\n", report_prefix(is_tx), s->bytes,
-	    s->seconds, rate, label, result_megabytes(s->bytes), s->calls);
+	    " (%s MB), %" PRIu64 " calls\n", report_prefix(is_tx), s->bytes,
+	    s->seconds, rate, label, units_format_mb(s->bytes, mb,
+	    sizeof(mb)), s->calls);
 }
 
 /*
@@ -251,10 +234,20 @@ report_tcp_line(FILE *fp, const struct gb_side *s, int is_tx)
 		fprintf(fp, "%s tcp " REPORT_NA "\n", report_prefix(is_tx));
 		return;
 	}
-	fprintf(fp, "%s tcp %" PRIu32 " retrans, rtt %.3f ms (var %.3f),"
-	    " cwnd %" PRIu32 ", mss %" PRIu32 "\n", report_prefix(is_tx),
-	    t->retransmits, t->rtt_us / 1000.0, t->rttvar_us / 1000.0,
-	    t->cwnd, t->mss);
+	if (is_tx)
+		fprintf(fp, "%s tcp %" PRIu32 " retrans, rtt %.3f ms (var "
+		    "%.3f), cwnd %" PRIu32 ", mss %" PRIu32 "\n",
+		    report_prefix(is_tx), t->retransmits, t->rtt_us / 1000.0,
+		    t->rttvar_us / 1000.0, t->cwnd, t->mss);
+	else
+		/*
+		 * The receiver's own cwnd and MSS are of the direction it
+		 * does not send in: said so, never beside the sender's.
+		 */
+		fprintf(fp, "%s tcp rtt %.3f ms (var %.3f); reverse "
+		    "direction (acks only): cwnd %" PRIu32 ", mss %" PRIu32
+		    "\n", report_prefix(is_tx), t->rtt_us / 1000.0,
+		    t->rttvar_us / 1000.0, t->cwnd, t->mss);
 }
 
 /* -v: the shares behind the totals above. */
@@ -365,7 +358,9 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 		    r->peer);
 		return;
 	}
-	report_params_line(fp, r, is_tx);
+	/* This end's params line came as the test started. */
+	if (!st->header_shown || is_tx != (r->local_is_sender != 0))
+		report_header_line(fp, r, is_tx);
 	report_sockbuf_line(fp, s, is_tx);
 	report_bytes_line(fp, s, is_tx, st->unit);
 	report_path_line(fp, s, is_tx);
@@ -454,23 +449,30 @@ report_summary_line(FILE *fp, const struct gb_result *r, char unit)
 		    report_fmt_u64(re, sizeof(re), has_tcp, t->retransmits),
 		    report_fmt_real(rtt, sizeof(rtt), has_tcp, 2,
 		    t->rtt_us / 1000.0));
-	fprintf(fp, "%s irq/pkt-TX %s irq/pkt-RX\n",
+	fprintf(fp, "%s irq/pkt-TX %s irq/pkt-RX",
 	    report_fmt_irqpkt(itx, sizeof(itx), &r->sender),
 	    report_fmt_irqpkt(irx, sizeof(irx), &r->receiver));
+	/* After nuttcp's fields, so that scripts that split it still do. */
+	if (r->prov.title[0] != '\0')
+		fprintf(fp, " [%s]", r->prov.title);
+	if (r->prov.interrupted)
+		fputs(" (interrupted)", fp);
+	fputc('\n', fp);
 }
 
 void
 report_interval_line(FILE *fp, const struct gb_interval *iv, int is_tx,
     char unit)
 {
+	char mb[REPORT_TOKLEN];
 	const char *label;
 	double rate;
 
 	rate = units_rate(result_mbps(iv->bytes, iv->end_s - iv->start_s) *
 	    1e6, unit, &label);
-	fprintf(fp, "%s %6.2f-%6.2f sec %11.4f MB %10.4f %s",
+	fprintf(fp, "%s %6.2f-%6.2f sec %11s MB %10.4f %s",
 	    report_prefix(is_tx), iv->start_s, iv->end_s,
-	    result_megabytes(iv->bytes), rate, label);
+	    units_format_mb(iv->bytes, mb, sizeof(mb)), rate, label);
 	if (iv->has_udp && is_tx)
 		fprintf(fp, " %9" PRIu64 " dgrams", iv->datagrams);
 	else if (iv->has_udp)

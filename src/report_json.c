@@ -18,6 +18,8 @@
 
 #include "base/datapath.h"
 #include "base/diag.h"
+#include "base/units.h"
+#include "base/version.h"
 #include "codec/member.h"
 #include "codec/side.h"
 #include "out/report.h"
@@ -112,6 +114,72 @@ report_result_json(const struct gb_result *r)
 	    "diagnosis", diag_json(r));
 }
 
+/* A string member that is "" when unknown: null. */
+static const char *
+report_or_null(const char *s)
+{
+	return s[0] != '\0' ? s : NULL;
+}
+
+static json_t *
+report_ends_json(const struct gb_endpoints *e)
+{
+	return json_pack("{s:s?, s:s?}", "local", report_or_null(e->local),
+	    "remote", report_or_null(e->remote));
+}
+
+/* One end's host: its name, gigebench and kernel, from its context. */
+static json_t *
+report_host_json(const struct gb_side *s, const char *version)
+{
+	const struct gb_context *c = &s->context;
+	int has = s->has && c->has;
+
+	return json_pack("{s:s?, s:s?, s:s?}",
+	    "hostname", has ? report_or_null(c->hostname) : NULL,
+	    "version", report_or_null(version),
+	    "kernel", has ? report_or_null(c->kernel) : NULL);
+}
+
+/* When, where and with what (base/result.h, struct gb_provenance). */
+static json_t *
+report_prov_json(const struct gb_result *r)
+{
+	const struct gb_provenance *p = &r->prov;
+	const struct gb_side *mine = r->local_is_sender ? &r->sender :
+	    &r->receiver, *peer = r->local_is_sender ? &r->receiver :
+	    &r->sender;
+	char start[UNITS_TIME_LEN], end[UNITS_TIME_LEN];
+	json_t *data, *o;
+	unsigned i;
+
+	if ((data = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < p->ndata && i < GB_MAX_STREAMS; i++)
+		if (json_array_append_new(data,
+		    report_ends_json(&p->data[i])) == -1) {
+			json_decref(data);
+			return NULL;
+		}
+	o = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:o, s:o, s:s, "
+	    "s:o, s:o, s:b}",
+	    "version", GB_VERSION,
+	    "revision", report_or_null(p->revision),
+	    "start", report_or_null(units_format_utc(p->start_us, start,
+	    sizeof(start))),
+	    "end", report_or_null(units_format_utc(p->end_us, end,
+	    sizeof(end))),
+	    "title", report_or_null(p->title),
+	    "command", report_or_null(p->command),
+	    "host", report_host_json(mine, mine->context.version),
+	    "peer_host", report_host_json(peer, p->peer_version),
+	    "peer", r->peer,
+	    "control", report_ends_json(&p->control),
+	    "data", data,
+	    "interrupted", p->interrupted != 0);
+	return o;
+}
+
 static json_t *
 report_intervals_json(const struct gb_result *r)
 {
@@ -147,7 +215,8 @@ report_json(const struct gb_result *r)
 {
 	json_t *doc;
 
-	doc = json_pack("{s:s, s:o, s:o}", "program", "gigebench",
+	doc = json_pack("{s:s, s:o, s:o, s:o}", "program", "gigebench",
+	    "provenance", report_prov_json(r),
 	    "params", report_params_json(&r->params),
 	    "result", report_result_json(r));
 	if (doc == NULL || r->params.interval_ms == 0)

@@ -18,6 +18,16 @@ on_interval(const struct gb_interval *iv, int is_tx, void *arg)
 	fflush(out->intervals);
 }
 
+/* This end's params line, as the test starts (out/report.h). */
+static void
+on_start(const struct gb_result *r, void *arg)
+{
+	const struct rolecfg_out *out = arg;
+
+	report_header_line(out->intervals, r, r->local_is_sender);
+	fflush(out->intervals);
+}
+
 static void
 on_log(const char *head, const char *text, void *arg)
 {
@@ -41,9 +51,13 @@ role_fill(struct role_config *rc, const struct gb_opts *o,
 	rc->bind_addr = o->bind_addr;
 	rc->iface = o->iface;
 	rc->verbose = o->verbose;
+	rc->quiet = o->quiet;
 	rc->bounds = &o->bounds;
 	rc->roots = roots;
 	rc->psk = psk;
+	rc->title = o->title;
+	rc->command = o->command;
+	rc->start_cb = out->intervals != NULL ? on_start : NULL;
 	rc->interval_cb = out->intervals != NULL ? on_interval : NULL;
 	rc->log_cb = on_log;
 	rc->arg = out;

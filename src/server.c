@@ -72,13 +72,13 @@ pconn_hello(struct server *s, struct pconn *pc, const struct proto_msg *m)
 	int code;
 
 	if ((why = session_room(s, pc, err, sizeof(err))) != NULL) {
-		server_log(s, 1, pc->peer, "refused: busy");
+		pending_note(pc, "refused: busy");
 		ctl_send_simple(pc->fd, PROTO_REFUSE, PROTO_REFUSE_BUSY, why);
 		pending_drop(pc);
 		return;
 	}
 	if ((why = hello_refusal(s, pc, m, &code, err, sizeof(err))) != NULL) {
-		server_log(s, 0, pc->peer, why);
+		pending_note(pc, "refused: %s", why);
 		ctl_send_simple(pc->fd, PROTO_REFUSE, code, why);
 		pending_drop(pc);
 		return;
@@ -100,8 +100,9 @@ pconn_hello(struct server *s, struct pconn *pc, const struct proto_msg *m)
 void
 server_data_refused(const struct server *s, struct pconn *pc)
 {
-	server_log(s, 1, pc->peer, "data connection with an unknown token "
-	    "or stream, closed");
+	(void)s;
+	pending_note(pc, "data connection with an unknown token or stream, "
+	    "closed");
 	pending_drop(pc);
 }
 
@@ -120,6 +121,28 @@ on_pending_msg(struct pconn *pc, const struct proto_msg *m, void *arg)
 		pconn_hello(arg, pc, m);
 	else
 		pconn_data(arg, pc, m);
+}
+
+/*
+ * Once, at default verbosity: where it listens, what it allows and its
+ * limits, so that a listener's log says what it will do.
+ */
+static void
+server_hello_line(const struct server *s)
+{
+	const struct server_config *cfg = s->cfg;
+	struct gb_endpoints e;
+	char lim[320], msg[640];
+
+	sock_endpoints(s->lfd, &e);
+	bounds_text(s->lim, lim, sizeof(lim));
+	snprintf(msg, sizeof(msg), "listening on %s (TCP; UDP tests on the "
+	    "same port); reverse tests %s, MTU changes %s, key %s; %s",
+	    e.local[0] != '\0' ? e.local : "?",
+	    cfg->allow_reverse ? "allowed" : cfg->role.psk != NULL ?
+	    "with the key" : "refused", cfg->allow_mtu ? "allowed" :
+	    "refused", cfg->role.psk != NULL ? "required" : "none", lim);
+	role_info(&cfg->role, NULL, msg);
 }
 
 int
@@ -153,6 +176,7 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	pc.lfd = s.lfd;
 	pc.bounds = s.lim;
 	pc.verbose = cfg->role.verbose;
+	pc.quiet = cfg->role.quiet;
 	pc.log_cb = cfg->role.log_cb;
 	pc.log_arg = cfg->role.arg;
 	pc.arg = &s;
@@ -165,7 +189,7 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	if (cfg->allow_mtu && mtu_restore_journals(msg,
 	    sizeof(msg)) > 0)
 		server_log(&s, 0, NULL, msg);
-	server_log(&s, 1, NULL, "listening");
+	server_hello_line(&s);
 	event_base_dispatch(s.base);
 	rc = 0;
 out:

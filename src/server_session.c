@@ -87,18 +87,6 @@ session_send_error(struct session *ss, const char *text)
 	free(m);
 }
 
-int
-session_token_equal(const char *a, const char *b)
-{
-	unsigned char d = 0;
-	size_t i;
-
-	/* Constant time: the token is the only proof a stream belongs. */
-	for (i = 0; i < PROTO_TOKEN_LEN; i++)
-		d |= (unsigned char)(a[i] ^ b[i]);
-	return d == 0;
-}
-
 enum session_state
 session_fail(struct session *ss, const char *why)
 {
@@ -125,6 +113,7 @@ session_finish(struct session *ss)
 	char err[GB_ERR_LEN];
 
 	mine = ss->is_tx ? &ss->result->sender : &ss->result->receiver;
+	ss->result->prov.end_us = walltime_us();
 	if (xfer_finish(ss->x, mine, ss->result, err, sizeof(err)) == -1) {
 		server_log(s, 0, ss->result->peer, err);
 		session_send_error(ss, err);
@@ -140,6 +129,7 @@ session_finish(struct session *ss)
 		free(m);
 	}
 	s->tests++;
+	role_prov_peer(ss->result);
 	diag_run(ss->result);
 	if (s->cfg->report_cb != NULL)
 		s->cfg->report_cb(ss->result, s->cfg->report_arg);
@@ -191,6 +181,8 @@ session_start(struct session *ss)
 		return SS_ENDED;
 	memset(&m, 0, sizeof(m));
 	m.type = PROTO_START;
+	role_prov_data(ss->result, ss->fds, ss->p.streams);
+	role_started(&s->cfg->role, ss->result);
 	if ((ss->x = xfer_start(s->base, &xc, err, sizeof(err))) == NULL)
 		return session_fail(ss, err);
 	ss->state = SS_RUNNING;		/* a failure now aborts the streams */
@@ -554,6 +546,7 @@ session_init(struct session *ss, const struct pconn *pc,
 	ss->result->port = s->cfg->role.port;
 	ss->result->local_is_sender = ss->is_tx;
 	snprintf(ss->result->peer, sizeof(ss->result->peer), "%s", pc->peer);
+	role_prov_start(&s->cfg->role, ss->result, ss->ctl, hm->version);
 	proto_reader_init(&ss->rd);
 	ss->ctl_ev = event_new(s->base, ss->ctl, EV_READ | EV_PERSIST,
 	    on_session_ctl, ss);

@@ -192,7 +192,8 @@ int		 session_mtu(struct session *, int change, char *err,
 void		 session_refuse(struct session *, int code, const char *text);
 /* Out of s->sess or s->hs, whichever holds it (server_slot.c). */
 void		 session_leave(struct session *);
-/* Constant time: the data token is the only proof a stream belongs. */
+/* Constant time: the data token is the only proof a stream belongs
+   (server_slot.c). */
 int		 session_token_equal(const char *a, const char *b);
 /* Its control connection's keys (NULL: plain). */
 struct auth_session	*session_keys(struct session *);

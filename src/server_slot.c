@@ -9,6 +9,7 @@
  * hello that leads to no test counts against its source (authlimit).
  * It decides who holds the slot, never what a session does in its state
  * (server_session.c's table) or how it is torn down (server_accept.c).
+ * The token compare that proves a stream belongs is here, with the race.
  */
 #include <stdio.h>
 #include <string.h>
@@ -148,4 +149,16 @@ server_stop_sessions(struct server *s, const char *why)
 		snprintf(buf, sizeof(buf), "%s", why);
 		session_event(s->sess != NULL ? s->sess : s->hs, SE_STOP, &a);
 	}
+}
+
+int
+session_token_equal(const char *a, const char *b)
+{
+	unsigned char d = 0;
+	size_t i;
+
+	/* Constant time: the token is the only proof a stream belongs. */
+	for (i = 0; i < PROTO_TOKEN_LEN; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return d == 0;
 }

@@ -457,3 +457,43 @@ sock_bufs(int fd, const struct gb_params *p, int is_tx,
 	rcv->actual = getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0 &&
 	    v > 0 ? (uint32_t)v : 0;
 }
+
+/* "a.b.c.d:port" or "[v6]:port" of one end; "" when it has none. */
+static void
+sock_endpoint_str(const struct sockaddr_storage *ss, socklen_t len,
+    char *buf, size_t buflen)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)ss;
+	char host[INET6_ADDRSTRLEN];
+	unsigned port;
+
+	buf[0] = '\0';
+	if (len == 0 || (sa->sa_family != AF_INET &&
+	    sa->sa_family != AF_INET6))
+		return;
+	sock_ntop(sa, host, sizeof(host));
+	port = ntohs(sa->sa_family == AF_INET ?
+	    ((const struct sockaddr_in *)sa)->sin_port :
+	    ((const struct sockaddr_in6 *)sa)->sin6_port);
+	if (sa->sa_family == AF_INET6 && strchr(host, ':') != NULL)
+		snprintf(buf, buflen, "[%s]:%u", host, port);
+	else
+		snprintf(buf, buflen, "%s:%u", host, port);
+}
+
+void
+sock_endpoints(int fd, struct gb_endpoints *e)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	memset(e, 0, sizeof(*e));
+	len = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
+		sock_endpoint_str(&ss, len, e->local, sizeof(e->local));
+	len = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	if (getpeername(fd, (struct sockaddr *)&ss, &len) == 0)
+		sock_endpoint_str(&ss, len, e->remote, sizeof(e->remote));
+}

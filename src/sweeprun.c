@@ -26,6 +26,7 @@
 #include "out/report.h"
 #include "cli/rolecfg.h"
 #include "cli/sweeprun.h"
+#include "base/monotime.h"
 #include "out/table.h"
 
 /* --confidence without --repeat: at most this many runs per point. */
@@ -159,6 +160,7 @@ run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 	struct rolecfg_out lines = { .intervals = NULL };
 	struct client_config cc;
 	struct sweep_setting set;
+	struct csv_run_id id = { 0, o->host, o->title };
 	struct table_acc acc;
 	unsigned rep, max, min;
 	char why[GB_ERR_LEN];
@@ -181,6 +183,7 @@ run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 	for (rep = 0; rep < max; rep++) {
 		progress(w, point, rep, max);
 		memset(w->r, 0, sizeof(*w->r));
+		id.start_us = walltime_us();
 		rc = client_run(&cc, w->r, why, sizeof(why));
 		w->done++;
 		if (rc == CLIENT_OK)
@@ -190,7 +193,7 @@ run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 		if (w->csv != NULL) {
 			csv_row(w->csv, &o->sweep, point, rep,
 			    &w->run->params, &set, rc == CLIENT_OK ? w->r :
-			    NULL, rc == CLIENT_OK ? NULL : why);
+			    NULL, rc == CLIENT_OK ? NULL : why, &id);
 			fflush(w->csv);
 		}
 		record_json(w, point, rep, rc == CLIENT_OK ? NULL : why);

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/params.h"
 #include "base/units.h"
@@ -558,4 +559,40 @@ units_parse_send_rate(const char *s, const char *what, uint64_t *bps,
 	*bps = packets ? 0 : v;
 	*pps = packets ? v : 0;
 	return 0;
+}
+
+const char *
+units_format_utc(int64_t us, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t sec;
+	char day[24];
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (us <= 0)
+		return buf;
+	sec = (time_t)(us / 1000000);
+	if (gmtime_r(&sec, &tm) == NULL ||
+	    strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		return buf;
+	snprintf(buf, len, "%s.%06dZ", day, (int)(us % 1000000));
+	return buf;
+}
+
+const char *
+units_format_mb(uint64_t bytes, char *buf, size_t len)
+{
+	size_t n;
+
+	if (bytes % (UINT64_C(1) << 20) == 0) {
+		snprintf(buf, len, "%" PRIu64, bytes >> 20);
+		return buf;
+	}
+	snprintf(buf, len, "%.4f", (double)bytes / 1048576.0);
+	/* "62.5000" is 62.5; "0.0000" (a few bytes) keeps one zero. */
+	for (n = strlen(buf); n > 2 && buf[n - 1] == '0' &&
+	    buf[n - 2] != '.'; n--)
+		buf[n - 1] = '\0';
+	return buf;
 }

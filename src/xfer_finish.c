@@ -53,7 +53,6 @@ int
 xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
     char *err, size_t errlen)
 {
-	struct tcpinfo_sample *ti;
 	unsigned i;
 
 	memset(side, 0, sizeof(*side));
@@ -68,6 +67,17 @@ xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
 			return -1;
 		}
 	}
+	return xfer_finish_partial(x, side, r, err, errlen);
+}
+
+int
+xfer_finish_partial(struct xfer *x, struct gb_side *side,
+    struct gb_result *r, char *err, size_t errlen)
+{
+	struct tcpinfo_sample *ti;
+	unsigned i;
+
+	memset(side, 0, sizeof(*side));
 	if ((ti = calloc(x->n, sizeof(*ti))) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

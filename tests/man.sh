@@ -58,7 +58,7 @@ words()
 # One option a line from a synopsis: "[-146Jqsv]" gives -1 -4 -6 -J ...
 synopsis_opts()
 {
-	tr -d '[]' | awk '
+	sed 's/\[=[a-z]*\]//g' | tr -d '[]' | awk '
 	    /^--/ { print; next }
 	    /^-/ { for (i = 2; i <= length($0); i++)
 		    print "-" substr($0, i, 1) }' | sort -u
@@ -68,7 +68,8 @@ synopsis_opts()
 # "      --sndbuf size   text"; names end at the first two blanks.
 help_opts()
 {
-	grep -E '^  -|^      --' "$1" | sed -e 's/^ *//' -e 's/  .*//' |
+	grep -E '^  -|^      --' "$1" | sed -e 's/^ *//' -e 's/  .*//' \
+	    -e 's/\[=[a-z]*\]//' |
 	    tr ',' ' ' | tr -s ' ' '\n' | grep '^-' | sort -u
 }
 

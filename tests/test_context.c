@@ -778,6 +778,8 @@ golden(struct gb_context *c)
 	snprintf(c->tcp_rmem, sizeof(c->tcp_rmem), "4096 131072 6291456");
 	snprintf(c->tcp_wmem, sizeof(c->tcp_wmem), "4096 16384 4194304");
 	snprintf(c->congestion, sizeof(c->congestion), "cubic");
+	snprintf(c->hostname, sizeof(c->hostname), "sut-1.example");
+	snprintf(c->version, sizeof(c->version), "0.1.0 (7ca7f91)");
 }
 
 static void
@@ -803,10 +805,26 @@ test_json_roundtrip(void **state)
 	    "\"rx_max\":256,\"tx_max\":256},\"sysctl\":{\"rmem_max\":212992,"
 	    "\"wmem_max\":212992,\"tcp_rmem\":\"4096 131072 6291456\","
 	    "\"tcp_wmem\":\"4096 16384 4194304\"},\"congestion\":\"cubic\","
-	    "\"note\":null}");
+	    "\"note\":null,\"hostname\":\"sut-1.example\","
+	    "\"version\":\"0.1.0 (7ca7f91)\"}");
 	free(s);
 	assert_int_equal(context_from_json(j, &back, err, sizeof(err)), 0);
 	assert_memory_equal(&back, &c, sizeof(c));
+
+	/* A peer that predates hostname and version: both "". */
+	json_object_del(j, "hostname");
+	json_object_del(j, "version");
+	assert_int_equal(context_from_json(j, &back, err, sizeof(err)), 0);
+	assert_string_equal(back.hostname, "");
+	assert_string_equal(back.version, "");
+	assert_string_equal(back.kernel, c.kernel);
+	/* ... but present, each is checked as any string. */
+	json_object_set_new(j, "hostname", json_integer(5));
+	assert_int_equal(context_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "context.hostname"));
+	json_object_set_new(j, "hostname", json_string("a\x1b[2Jb"));
+	assert_int_equal(context_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "context.hostname"));
 	json_decref(j);
 
 	/* all unknown: nulls everywhere */
@@ -824,7 +842,8 @@ test_json_roundtrip(void **state)
 	    "\"adaptive_tx\":null},\"rings\":{\"rx\":null,\"tx\":null,"
 	    "\"rx_max\":null,\"tx_max\":null},\"sysctl\":{\"rmem_max\":null,"
 	    "\"wmem_max\":null,\"tcp_rmem\":null,\"tcp_wmem\":null},"
-	    "\"congestion\":null,\"note\":null}");
+	    "\"congestion\":null,\"note\":null,\"hostname\":null,"
+	    "\"version\":null}");
 	free(s);
 	assert_int_equal(context_from_json(j, &back, err, sizeof(err)), 0);
 	assert_memory_equal(&back, &c, sizeof(c));

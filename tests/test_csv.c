@@ -35,9 +35,9 @@
 	"udp_jitter_ms,udp_tx_pps,udp_rx_pps,"
 
 static const char header_mtu[] = "point,repeat,mtu," PARAM_COLS
-    SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error\r\n";
+    SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error,time_utc,peer,title\r\n";
 static const char header_window_cc[] = "point,repeat,window,cc," PARAM_COLS
-    SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error\r\n";
+    SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error,time_utc,peer,title\r\n";
 
 #define MAX_FIELDS	128
 
@@ -177,12 +177,17 @@ render(const struct sweep *s, int header, unsigned point, unsigned repeat,
 	size_t	 len = 0;
 	FILE	*fp;
 
+	/* A failed run's identity: what the sweep asked for. */
+	static const struct csv_run_id id = {
+		INT64_C(1796198400) * 1000000 + 250, "h.example", "run, \"b\""
+	};
+
 	fp = open_memstream(&buf, &len);
 	assert_non_null(fp);
 	if (header)
 		csv_header(fp, s);
 	else
-		csv_row(fp, s, point, repeat, p, set, r, error);
+		csv_row(fp, s, point, repeat, p, set, r, error, &id);
 	assert_int_equal(fclose(fp), 0);
 	return buf;
 }
@@ -222,7 +227,8 @@ test_row_full(void **state)
 	    "1175000000,10,940,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "811000,40500,0.05,0.25,1000,2000,,16384,262144,524288,0,210,10,"
 	    "8948,0,811000,9000,0,"
-	    "cpu_bound;window_limited,\r\n";
+	    "cpu_bound;window_limited,,2026-12-02T07:30:00.500000Z,"
+	    "198.18.0.2,mtu sweep\r\n";
 	struct sweep		 s;
 	struct gb_params	 p;
 	struct sweep_setting	 set = { 9000, "bbr" };
@@ -243,6 +249,10 @@ test_row_full(void **state)
 	r->nfindings = 2;
 	strcpy(r->findings[0].code, "cpu_bound");
 	strcpy(r->findings[1].code, "window_limited");
+	/* The result's own start, peer and title, not the sweep's. */
+	r->prov.start_us = INT64_C(1796196600) * 1000000 + 500000;
+	strcpy(r->peer, "198.18.0.2");
+	strcpy(r->prov.title, "mtu sweep");
 	got = render(&s, 0, 1, 2, &p, &set, r, NULL);
 	assert_string_equal(got, want);
 	free(got);
@@ -347,7 +357,8 @@ test_row_failed(void **state)
 	/* The quotes doubled, the whole field quoted, CR LF kept. */
 	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
 	    "1,0,0,0,0,1500,,tcp,,%.*s\"connect to 10.0.0.2 port 5001: "
-	    "refused, \"\"peer\"\" said\r\nno\"\r\n", 11 + 2 * 32 + 1 + 1,
+	    "refused, \"\"peer\"\" said\r\nno\",2026-12-02T08:00:00.000250Z,"
+	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 2 * 32 + 1 + 1,
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
 	assert_string_equal(got, want);
@@ -360,7 +371,10 @@ test_row_failed(void **state)
 	assert_int_equal(row.n, hdr.n);
 	assert_string_equal(field(&hdr, &row, "error"), msg);
 	assert_string_equal(field(&hdr, &row, "protocol"), "tcp");
-	for (i = 17; i < row.n - 1; i++)	/* past the parameters */
+	assert_string_equal(field(&hdr, &row, "peer"), "h.example");
+	assert_string_equal(field(&hdr, &row, "title"), "run, \"b\"");
+	/* Past the parameters, to the error and the run's identity. */
+	for (i = 17; i < row.n - 4; i++)
 		assert_string_equal(row.f[i], "");
 	record_free(&hdr);
 	record_free(&row);

@@ -707,6 +707,46 @@ test_retransmits(void **state)
 	free(r);
 }
 
+/* ---- too short ---- */
+
+/*
+ * The 10 ms test of the issue: "limited by the receive window 100 % of
+ * the time (0.00 of 0.00 s)", "cpu0 100.0 % busy".  Too few seconds or
+ * packets, and the one finding says so; every other finding is dropped.
+ */
+static void
+test_too_short(void **state)
+{
+	struct gb_result	*r = result_healthy();
+
+	(void)state;
+	r->sender.host_cpu.max_cpu_busy_pct = 100.0;
+	r->receiver.host_cpu.max_cpu_busy_pct = 100.0;
+	r->sender.tcp.busy_us = 9000;
+	r->sender.tcp.rwnd_limited_us = 9000;
+	r->sender.seconds = r->receiver.seconds = 0.01;
+	r->sender.tcp.data_segs_out = 1101;
+	expect_text(r, "gigebench-d: both too_short: too short to diagnose: "
+	    "0.010 s and 1101 data segments (needs 0.5 s and 100)\n");
+	/* Long enough, but 99 segments. */
+	r->sender.seconds = r->receiver.seconds = 10.0;
+	r->sender.tcp.data_segs_out = 99;
+	expect_text(r, "gigebench-d: both too_short: too short to diagnose: "
+	    "10.000 s and 99 data segments (needs 0.5 s and 100)\n");
+	/* 100 segments in 0.5 s is a sample: the findings are back. */
+	r->sender.seconds = r->receiver.seconds = 0.5;
+	r->sender.tcp.data_segs_out = 100;
+	diag_run(r);
+	assert_true(r->nfindings > 0);
+	assert_string_not_equal(r->findings[0].code, "too_short");
+	/* No segment count (an old kernel's 0): seconds alone. */
+	r->sender.seconds = r->receiver.seconds = 0.2;
+	r->sender.tcp.data_segs_out = 0;
+	expect_text(r, "gigebench-d: both too_short: too short to diagnose: "
+	    "0.200 s (needs 0.5 s)\n");
+	free(r);
+}
+
 /* ---- goodput ---- */
 
 static void
@@ -904,6 +944,7 @@ main(void)
 		cmocka_unit_test(test_no_coalescing),
 		cmocka_unit_test(test_shared_irq),
 		cmocka_unit_test(test_retransmits),
+		cmocka_unit_test(test_too_short),
 		cmocka_unit_test(test_goodput),
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_unavailable),

@@ -575,6 +575,24 @@ static const struct role_case role_cases[] = {
 	{ { "-t", "" }, OPTS_ERROR, 0, 0, NULL, "host is empty: \"\"" },
 	{ { "-r", "-4", "-6" }, OPTS_ERROR, 0, 0, NULL,
 	    "-6: cannot be used with -4" },
+	{ { "-t", "h", "--title", "" }, OPTS_ERROR, 0, 0, NULL,
+	    "--title: title is empty: \"\"" },
+	{ { "-t", "h", "--title", "a\tb" }, OPTS_ERROR, 0, 0, NULL,
+	    "--title: title holds a byte that is not printable ASCII: a?b" },
+	{ { "-t", "h", "--title", "\xc3\xa9t\xc3\xa9" }, OPTS_ERROR, 0, 0,
+	    NULL, "--title: title holds a byte that is not printable ASCII: "
+	    "\xc3\xa9t\xc3\xa9" },
+	{ { "-t", "h", "--title", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxx" }, OPTS_ERROR, 0, 0, NULL,
+	    "--title: title is too long (max 127 characters): "
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" },
+	{ { "-t", "h", "--timestamps=" }, OPTS_ERROR, 0, 0, NULL,
+	    "--timestamps: format is empty: \"\"" },
+	{ { "-t", "h", "--timestamps=%H\x1b" }, OPTS_ERROR, 0, 0, NULL,
+	    "--timestamps: format holds a byte that is not printable ASCII: "
+	    "%H?" },
 	{ { "-h" }, OPTS_HELP, 0, 0, NULL, NULL },
 	{ { "--help" }, OPTS_HELP, 0, 0, NULL, NULL },
 	{ { "-t", "h", "-h" }, OPTS_HELP, 0, 0, NULL, NULL },
@@ -829,6 +847,7 @@ value_for(const char *argname)
 		{ "algo", "cubic" }, { "spec", "95,2" }, { "file", "/tmp/x" },
 		{ "mtu", "9000" }, { "n", "3" }, { "param=list", "mtu=1500" },
 		{ "unit", "g" }, { "cpus", "0,1" }, { "value", "0x10" },
+		{ "text", "run 1" }, { "format", "%H:%M:%S" },
 	};
 	size_t	i;
 
@@ -901,6 +920,7 @@ static void
 help_line(const char *line, char *letters, size_t len)
 {
 	char		 names[64], *tok, *save, *opts[4], *argname = NULL;
+	char		 eq[96], *opt;
 	const char	*end;
 	size_t		 nopts = 0, i, n;
 
@@ -917,6 +937,16 @@ help_line(const char *line, char *letters, size_t len)
 	}
 	assert_true(nopts > 0);
 	for (i = 0; i < nopts; i++) {
+		/* "--timestamps[=format]": with no value, and with one. */
+		if ((opt = strstr(opts[i], "[=")) != NULL) {
+			snprintf(eq, sizeof(eq), "%.*s=%s",
+			    (int)(opt - opts[i]), opts[i], value_for(
+			    strndupa(opt + 2, strcspn(opt + 2, "]"))));
+			*opt = '\0';
+			check_listed(opts[i], NULL);
+			check_listed(eq, NULL);
+			continue;
+		}
 		check_listed(opts[i], argname);
 		n = strlen(letters);
 		if (opts[i][1] != '-' && n + 1 < len) {
@@ -1013,6 +1043,46 @@ test_help_shape(void **state)
 	free(help);
 }
 
+/*
+ * The command line in the provenance: as a shell would take it back,
+ * quoted where it must be, control bytes as '?', cut with "...".
+ */
+static void
+test_command_line(void **state)
+{
+	static const char *const a[] = { "-t", "h", "--title", "run A", "-l",
+	    "1M", "--timestamps=%H:%M", NULL };
+	static const char *const b[] = { "-t", "it's", "--title", "a\001b",
+	    "-p", "", NULL };
+	const char *c[MAXARGS + 1];
+	struct cmdline	 cl;
+	struct gb_opts	 o;
+	char		 err[256], big[400];
+	size_t		 i;
+
+	(void)state;
+	assert_int_equal(parse(a, &o, err, sizeof(err), &cl), OPTS_OK);
+	assert_string_equal(o.command, "gigebench -t h --title 'run A' -l 1M "
+	    "--timestamps=%H:%M");
+	assert_string_equal(o.title, "run A");
+	assert_true(o.timestamps);
+	assert_string_equal(o.ts_format, "%H:%M");
+	/* Parsing fails (-p ''), the command is still there. */
+	parse(b, &o, err, sizeof(err), &cl);
+	assert_string_equal(o.command, "gigebench -t 'it'\\''s' --title "
+	    "'a?b' -p ''");
+	/* Over GB_COMMAND_LEN: cut at a word, marked. */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (i = 0; i < MAXARGS - 1; i++)
+		c[i] = i < 2 ? (i == 0 ? "-t" : "h") : big;
+	c[i] = NULL;
+	parse(c, &o, err, sizeof(err), &cl);
+	assert_true(strlen(o.command) < sizeof(o.command));
+	assert_string_equal(o.command + strlen(o.command) - 4, " ...");
+	assert_int_equal(strncmp(o.command, "gigebench -t h xxx", 18), 0);
+}
+
 int
 main(void)
 {
@@ -1020,6 +1090,7 @@ main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_roles),
+		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_strings_and_defaults),
 		cmocka_unit_test(test_reparse),
 		cmocka_unit_test(test_help_matches_getopt),

@@ -265,6 +265,83 @@ test_emfile_evicts_oldest(void **state)
 	event_base_free(base);
 }
 
+/* n connections that say "GET / HTTP/1.0", each closed after. */
+static void
+foreign_clients(struct event_base *base, uint16_t port, int n)
+{
+	int i, c;
+
+	for (i = 0; i < n; i++) {
+		c = client(port);
+		assert_int_equal(send(c, "GET / HTTP/1.0\r\n\r\n", 18, 0),
+		    18);
+		run_loop(base);
+		close(c);
+	}
+}
+
+static unsigned
+count_of(const char *text, const char *what)
+{
+	unsigned n = 0;
+
+	for (; (text = strstr(text, what)) != NULL; text++)
+		n++;
+	return n;
+}
+
+/*
+ * Refused and foreign connections: one line a source per note_ms at
+ * default verbosity, the next saying how many were not logged; every
+ * one with -v; none with -q.
+ */
+static void
+test_note_rate_limited(void **state)
+{
+	static const char *const what = "127.0.0.1: not gigebench: looks "
+	    "like an HTTP client; closed";
+	struct pending_config cfg = { .msg_cb = on_msg, .log_cb = on_log };
+	struct logbuf lb;
+	struct gb_bounds b;
+	struct event_base *base;
+	struct pending *pd;
+	char err[256];
+	int lfd, v;
+	uint16_t port;
+
+	(void)state;
+	bounds_init(&b);
+	for (v = -1; v <= 1; v++) {	/* -q, default, -v */
+		memset(&lb, 0, sizeof(lb));
+		assert_non_null(base = event_base_new());
+		lfd = listener(&port);
+		cfg.base = base;
+		cfg.lfd = lfd;
+		cfg.bounds = &b;
+		cfg.verbose = v < 0 ? 0 : v;
+		cfg.quiet = v < 0;
+		cfg.note_ms = 300;
+		cfg.log_arg = &lb;
+		assert_non_null(pd = pending_new(&cfg, err, sizeof(err)));
+		foreign_clients(base, port, 3);
+		usleep(350 * 1000);
+		foreign_clients(base, port, 1);
+		if (v < 0)
+			assert_int_equal(count_of(lb.text, what), 0);
+		else if (v == 0) {
+			assert_int_equal(count_of(lb.text, what), 2);
+			assert_non_null(strstr(lb.text, "closed (and 2 more "
+			    "from this source not logged)\n"));
+		} else {
+			assert_int_equal(count_of(lb.text, what), 4);
+			assert_null(strstr(lb.text, "not logged"));
+		}
+		pending_free(pd);
+		close(lfd);
+		event_base_free(base);
+	}
+}
+
 static void
 test_emfile_nothing_pending(void **state)
 {
@@ -321,6 +398,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_caps_default_limits),
 		cmocka_unit_test(test_caps_low_limits),
+		cmocka_unit_test(test_note_rate_limited),
 		cmocka_unit_test_setup_teardown(test_emfile_evicts_oldest,
 		    limit_save, limit_restore),
 		cmocka_unit_test_setup_teardown(test_emfile_nothing_pending,

@@ -23,6 +23,7 @@
 
 #include "codec/side.h"
 #include "out/report.h"
+#include "base/version.h"
 #include "base/result.h"
 
 #define GOLDEN_DIR	"tests/golden"
@@ -264,7 +265,7 @@ result_norecv(void)
 static char *
 render_text(const struct gb_result *r, char unit, int verbose, int quiet)
 {
-	struct report_style st = { unit, verbose, quiet };
+	struct report_style st = { unit, verbose, quiet, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
@@ -292,7 +293,7 @@ render_summary(const struct gb_result *r, char unit)
 static char *
 render_with_intervals(const struct gb_result *r, char unit)
 {
-	struct report_style st = { unit, 0, 0 };
+	struct report_style st = { unit, 0, 0, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	unsigned i;
@@ -666,6 +667,106 @@ test_json_nonfinite(void **state)
 	free(r);
 }
 
+/* The string at PATH of j ("provenance.host.hostname"), or NULL. */
+static const char *
+json_str_at(json_t *j, const char *path)
+{
+	char buf[128], *key, *next;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (key = buf; (next = strchr(key, '.')) != NULL; key = next + 1) {
+		*next = '\0';
+		j = json_object_get(j, key);
+	}
+	return json_string_value(json_object_get(j, key));
+}
+
+/*
+ * When, where, with what: every member of the provenance from the
+ * result, this end's host and the peer's from their sides' contexts,
+ * the text lines with the title and the interrupted mark.
+ */
+static void
+test_provenance(void **state)
+{
+	struct gb_result *r = result_loopback();
+	struct gb_provenance *p = &r->prov;
+	char *text = NULL;
+	size_t len = 0;
+	json_t *doc, *prov;
+	FILE *fp;
+
+	(void)state;
+	strcpy(p->revision, "7ca7f91");
+	p->start_us = INT64_C(1796196600) * 1000000 + 5;
+	p->end_us = INT64_C(1796196610) * 1000000 + 250000;
+	strcpy(p->title, "lab A, run 2");
+	strcpy(p->command, "gigebench -r --title 'lab A, run 2' 127.0.0.1");
+	strcpy(p->peer_version, "0.1.0 (abcdef0)");
+	strcpy(p->control.local, "127.0.0.1:40000");
+	strcpy(p->control.remote, "127.0.0.1:5001");
+	p->ndata = 2;
+	strcpy(p->data[0].local, "127.0.0.1:40002");
+	strcpy(p->data[0].remote, "127.0.0.1:5001");
+	strcpy(p->data[1].local, "[::1]:40004");
+	r->receiver.context.has = r->sender.context.has = 1;
+	strcpy(r->receiver.context.kernel, "6.1.0-18-amd64");
+	strcpy(r->receiver.context.hostname, "rx.example");
+	strcpy(r->receiver.context.version, "0.1.0 (7ca7f91)");
+	strcpy(r->sender.context.hostname, "tx.example");
+	assert_non_null(doc = report_json(r));
+	prov = json_object_get(doc, "provenance");
+	assert_string_equal(json_str_at(prov, "version"), GB_VERSION);
+	assert_string_equal(json_str_at(prov, "revision"), "7ca7f91");
+	assert_string_equal(json_str_at(prov, "start"),
+	    "2026-12-02T07:30:00.000005Z");
+	assert_string_equal(json_str_at(prov, "end"),
+	    "2026-12-02T07:30:10.250000Z");
+	assert_string_equal(json_str_at(prov, "title"), "lab A, run 2");
+	assert_string_equal(json_str_at(prov, "command"), p->command);
+	/* This end received: its host is the receiver's context. */
+	assert_string_equal(json_str_at(prov, "host.hostname"), "rx.example");
+	assert_string_equal(json_str_at(prov, "host.version"),
+	    "0.1.0 (7ca7f91)");
+	assert_string_equal(json_str_at(prov, "host.kernel"),
+	    "6.1.0-18-amd64");
+	/* Unknown is null: the sender's kernel, its version. */
+	assert_null(json_str_at(prov, "peer_host.kernel"));
+	assert_string_equal(json_str_at(prov, "peer_host.hostname"),
+	    "tx.example");
+	assert_string_equal(json_str_at(prov, "peer_host.version"),
+	    "0.1.0 (abcdef0)");
+	assert_string_equal(json_str_at(prov, "peer"), "127.0.0.1");
+	assert_string_equal(json_str_at(prov, "control.local"),
+	    "127.0.0.1:40000");
+	assert_string_equal(json_str_at(prov, "control.remote"),
+	    "127.0.0.1:5001");
+	assert_int_equal(json_array_size(json_object_get(prov, "data")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+	    json_object_get(prov, "data"), 1), "local")), "[::1]:40004");
+	/* An end it does not have is null, never "". */
+	assert_true(json_is_null(json_object_get(json_array_get(
+	    json_object_get(prov, "data"), 1), "remote")));
+	assert_true(json_is_false(json_object_get(prov, "interrupted")));
+	json_decref(doc);
+
+	/* Text: the title on the params line and the summary, and the mark. */
+	p->interrupted = 1;
+	assert_non_null(fp = open_memstream(&text, &len));
+	report_summary_line(fp, r, 'm');
+	report_header_line(fp, r, 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(text, " irq/pkt-RX [lab A, run 2] "
+	    "(interrupted)\n"));
+	assert_non_null(strstr(text, "tcp <- 127.0.0.1 [lab A, run 2]\n"));
+	free(text);
+	assert_non_null(doc = report_json(r));
+	assert_true(json_is_true(json_object_get(json_object_get(doc,
+	    "provenance"), "interrupted")));
+	json_decref(doc);
+	free(r);
+}
+
 int
 main(void)
 {
@@ -685,6 +786,7 @@ main(void)
 		cmocka_unit_test(test_json_norecv),
 		cmocka_unit_test(test_json_params),
 		cmocka_unit_test(test_json_nonfinite),
+		cmocka_unit_test(test_provenance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -277,7 +277,7 @@ test_json(void **state)
 static char *
 text(const struct gb_result *r, int summary)
 {
-	struct report_style st = { 'm', 0, 0 };
+	struct report_style st = { 'm', 0, 0, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;

@@ -532,6 +532,48 @@ test_rate_letter(void **state)
 	assert_false(units_rate_letter_ok('\0'));
 }
 
+/* ISO 8601 UTC with microseconds; 0 is unknown, "". */
+static void
+test_format_utc(void **state)
+{
+	char buf[UNITS_TIME_LEN];
+
+	(void)state;
+	/* 1796196600 s = 2026-12-02 07:30:00 UTC (date -u -d @1796196600) */
+	assert_string_equal(units_format_utc(INT64_C(1796196600) * 1000000 +
+	    123456, buf, sizeof(buf)), "2026-12-02T07:30:00.123456Z");
+	assert_string_equal(units_format_utc(1, buf, sizeof(buf)),
+	    "1970-01-01T00:00:00.000001Z");
+	assert_string_equal(units_format_utc(0, buf, sizeof(buf)), "");
+	assert_string_equal(units_format_utc(-5, buf, sizeof(buf)), "");
+	/* Leap day, end of a year. */
+	assert_string_equal(units_format_utc(INT64_C(1709251199) * 1000000 +
+	    999999, buf, sizeof(buf)), "2024-02-29T23:59:59.999999Z");
+}
+
+/* Megabytes: whole as an integer, else up to 4 places, no zeros after. */
+static void
+test_format_mb(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(units_format_mb(11586764800u, buf, sizeof(buf)),
+	    "11050");
+	assert_string_equal(units_format_mb(0, buf, sizeof(buf)), "0");
+	assert_string_equal(units_format_mb(65536000, buf, sizeof(buf)),
+	    "62.5");
+	assert_string_equal(units_format_mb(4926630527u, buf, sizeof(buf)),
+	    "4698.401");
+	assert_string_equal(units_format_mb(MB + MB / 4, buf, sizeof(buf)),
+	    "1.25");
+	assert_string_equal(units_format_mb(MB + 1, buf, sizeof(buf)),
+	    "1.0");		/* 1.000001: four places show no more */
+	assert_string_equal(units_format_mb(10, buf, sizeof(buf)), "0.0");
+	assert_string_equal(units_format_mb(MB - 1, buf, sizeof(buf)),
+	    "1.0");		/* 0.99999905 rounds up */
+}
+
 int
 main(void)
 {
@@ -546,6 +588,8 @@ main(void)
 		cmocka_unit_test(test_parse_rates),
 		cmocka_unit_test(test_rate_letter),
 		cmocka_unit_test(test_parse_send_rate),
+		cmocka_unit_test(test_format_utc),
+		cmocka_unit_test(test_format_mb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,6 +55,12 @@ struct gb_bounds {
 void	bounds_init(struct gb_bounds *);
 
 /*
+ * The limits as the listener's first line says them, in its options'
+ * words: "--max-duration 300 s, --max-streams 32, ...".  Pure.
+ */
+void	bounds_text(const struct gb_bounds *, char *buf, size_t len);
+
+/*
  * 0 when the listener serves the test p asks for, else -1 and the
  * refusal, naming what was asked, what is allowed and the option that
  * allows it.

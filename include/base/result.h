@@ -130,6 +130,9 @@ struct gb_context {
 	char		tcp_wmem[48];
 	char		congestion[16];	/* of the data sockets */
 	char		note[160];	/* what was unavailable and why */
+	/* Who measured: this end's host name and gigebench ("" unknown). */
+	char		hostname[64];	/* uname nodename */
+	char		version[48];	/* "0.1.0 (7ca7f91)" */
 };
 
 /*
@@ -273,8 +276,36 @@ struct gb_interval {
 	double		jitter_ms;	/* receiver: at the slice's end */
 };
 
+/* "198.18.0.1:5001", "[2001:db8::1]:5001": one connection's two ends. */
+#define GB_ENDPOINT_LEN	56
+struct gb_endpoints {
+	char	local[GB_ENDPOINT_LEN];
+	char	remote[GB_ENDPOINT_LEN];
+};
+
+#define GB_TITLE_LEN	128
+#define GB_COMMAND_LEN	1024
+
+/*
+ * Where, when and with what this end made the result.  The peer's host
+ * name, version and kernel are in its side's context.
+ */
+struct gb_provenance {
+	char			revision[48];	/* of this build, or "" */
+	int64_t			start_us;	/* CLOCK_REALTIME, 0 unknown */
+	int64_t			end_us;
+	char			title[GB_TITLE_LEN];	/* --title, or "" */
+	char			command[GB_COMMAND_LEN]; /* argv, quoted */
+	char			peer_version[48];	/* its hello, or "" */
+	struct gb_endpoints	control;
+	unsigned		ndata;		/* <= GB_MAX_STREAMS */
+	struct gb_endpoints	data[GB_MAX_STREAMS];
+	int			interrupted;	/* SIGINT/SIGTERM ended it */
+};
+
 struct gb_result {
 	struct gb_params	params;
+	struct gb_provenance	prov;
 	char			peer[64];	/* numeric address of the peer */
 	uint16_t		port;
 	int			local_is_sender;	/* which side printed this */

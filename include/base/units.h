@@ -56,5 +56,16 @@ int		 units_rate_letter_ok(char c);
  * 'K' -> KB/sec (2^10 byte/s), ...  *label gets "Mbps", "KB/sec", ...
  */
 double		 units_rate(double bits_per_s, char letter, const char **label);
+/*
+ * Microseconds since the epoch as ISO 8601 UTC with microseconds,
+ * "2026-12-02T07:46:51.123456Z"; "" for 0 (unknown).  buf: 32 bytes.
+ */
+#define UNITS_TIME_LEN	32
+const char	*units_format_utc(int64_t us, char *buf, size_t len);
+/*
+ * A megabyte figure (2^20 bytes) without pointless decimals: "4564"
+ * when whole, else up to four places without trailing zeros ("62.5").
+ */
+const char	*units_format_mb(uint64_t bytes, char *buf, size_t len);
 
 #endif /* GB_UNITS_H */

@@ -11,6 +11,7 @@
 
 #include "base/bounds.h"
 #include "base/params.h"
+#include "base/result.h"
 #include "base/sweep.h"
 
 enum gb_role {
@@ -50,6 +51,10 @@ struct gb_opts {
 	double			conf_width_pct;	/* ... interval width, % */
 	const char		*csv_path;	/* --csv */
 	const char		*plot_path;	/* --plot */
+	const char		*title;		/* --title, or NULL */
+	int			timestamps;	/* --timestamps */
+	const char		*ts_format;	/* its strftime format */
+	char			command[GB_COMMAND_LEN]; /* argv, quoted */
 	struct sweep		sweep;		/* --sweep axes */
 	struct gb_bounds	bounds;		/* --max-*, --*-timeout */
 	struct gb_params	params;

@@ -62,6 +62,12 @@ void		 xfer_abort(struct xfer *, const char *why);
  */
 int		 xfer_finish(struct xfer *, struct gb_side *,
 		    struct gb_result *, char *err, size_t errlen);
+/*
+ * The same for a test that was stopped (Ctrl-C): the figures of what ran
+ * until then, whatever the streams' errors.  -1 only out of memory.
+ */
+int		 xfer_finish_partial(struct xfer *, struct gb_side *,
+		    struct gb_result *, char *err, size_t errlen);
 /* Join the threads and close the sockets. */
 void		 xfer_free(struct xfer *);
 

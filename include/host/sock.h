@@ -72,6 +72,11 @@ uint32_t sock_set_rcvlowat(int fd, uint32_t bytes);
  * it, then 3 probes), and TCP_USER_TIMEOUT of silent_ms.
  */
 int	sock_set_keepalive(int fd, int silent_ms);
+/*
+ * The socket's two ends as "198.18.0.1:5001" or "[2001:db8::1]:5001"
+ * (IPv4-mapped addresses as IPv4); "" for an end it does not have.
+ */
+void	sock_endpoints(int fd, struct gb_endpoints *);
 const char *sock_ntop(const struct sockaddr *, char *buf, size_t len);
 
 /*

@@ -17,7 +17,17 @@ struct report_style {
 	char	unit;		/* -f letter */
 	int	verbose;	/* -v count */
 	int	quiet;		/* -q: summary line only */
+	int	header_shown;	/* this end's params line came at the start */
 };
+
+/* "gigebench-t:" for the sender, "gigebench-r:" for the receiver. */
+const char *report_side_prefix(int is_tx);
+/*
+ * The params line of one side: "gigebench-t: buflen=... tcp -> host"
+ * for this end, printed when its test starts (report_head.c), or
+ * "..., reported by host" for the peer's.
+ */
+void	report_header_line(FILE *, const struct gb_result *, int is_tx);
 
 /* ttcp-style lines for both sides ("gigebench-t:", "gigebench-r:"). */
 void	report_text(FILE *, const struct gb_result *,

@@ -42,6 +42,9 @@ struct pending_config {
 	int			 lfd;		/* non-blocking, listening */
 	const struct gb_bounds	*bounds;
 	int			 verbose;	/* -v count, for the log */
+	int			 quiet;		/* -q: no refusal lines */
+	/* Refusal lines, one a source this often at most; 0: 60 s. */
+	uint32_t		 note_ms;
 	/* One log line, "HEAD: TEXT" (head may be NULL); NULL: none. */
 	void			(*log_cb)(const char *head, const char *text,
 				    void *arg);
@@ -80,6 +83,13 @@ void		 pending_free(struct pending *);
 void		 pending_drop(struct pconn *);
 /* Forget pc; its socket (returned) is the caller's now. */
 int		 pending_take(struct pconn *);
+/*
+ * One line about pc refused or closed unheard: at default verbosity at
+ * most one a minute from its source, the next saying how many were not
+ * logged; every one with -v; none with -q.
+ */
+void		 pending_note(struct pconn *pc, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
 /* How many are pending now (for tests and logs). */
 unsigned	 pending_count(const struct pending *);
 

@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""results.py: what a result says of itself (issue 17), over loopback,
+against real listeners:
+
+  provenance  --json of both ends: the version, UTC start and end (ISO
+              8601 with microseconds, start <= end, within the test's
+              wall-clock time), both hosts' names and kernels (as uname
+              gives them), the control and data connections' ends (the
+              listener's as the client's, mirrored), the command line,
+              --title, and the peer's version.
+  header      the params line comes first, before the first interval
+              line; a count test (-n) shows nbuf= and no duration=, a
+              timed one duration= and no nbuf=; whole megabytes print
+              without decimals; the title ends the summary line; the
+              receiver's cwnd and MSS are labelled as the reverse
+              direction's.
+  timestamps  --timestamps: every line on stdout starts with the time,
+              in the default format and in one given.
+  csv         --csv of a single test: time_utc, peer and title columns.
+  too short   a 20-buffer test's diagnosis is the one "too_short"
+              finding.
+  interrupt   SIGINT in the middle of a -T 20 -i 0.5 test: exit 1 within
+              2 s, the report of what ran marked "(interrupted)" with its
+              interval lines; and with --json, one valid document whose
+              provenance.interrupted is true, with the intervals so far.
+  listener    at default verbosity (`gigebench -r`, no -v): one line with
+              its address, port and limits; each test's params line as it
+              starts, then its report; three HTTP probes from one source
+              give one line (the rest are counted into the next, a minute
+              later: tests/test_pending.c).  With -q: nothing for a good
+              test or a probe, and still the error of a client gone
+              mid-test.
+
+    GIGEBENCH=build/gigebench python3 tests/results.py
+
+About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
+"N passed, M failed"; exits 1 when a check failed.
+"""
+
+import csv
+import datetime
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbpeer  # noqa: E402
+from gbpeer import check  # noqa: E402
+
+ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
+STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ")
+
+
+def iso(s):
+    return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
+
+
+def ends(e):
+    return e.get("local"), e.get("remote")
+
+
+def case_provenance(tmp):
+    lst = gbpeer.Listener(tmp, "-v", "-J", out=True)
+    t0 = time.time()
+    try:
+        r = gbpeer.client(lst.port, "-T", "0.5", "-P", "2", "-l", "64K",
+                          "--title", "lab A, run 1", "-J")
+        t1 = time.time()
+        time.sleep(0.3)
+    finally:
+        lst.stop()
+    if not check("provenance: the client's test runs", r.rc == 0, r.why()):
+        return
+    doc = json.loads(r.out)
+    p = doc.get("provenance", {})
+    uname = os.uname()
+    check("provenance: version and revision",
+          p.get("version") == "0.1.0" and "revision" in p, str(p))
+    good_times = (ISO.match(p.get("start") or "") is not None and
+                  ISO.match(p.get("end") or "") is not None)
+    check("provenance: UTC start and end, ISO 8601 with microseconds",
+          good_times, "%s %s" % (p.get("start"), p.get("end")))
+    if good_times:
+        s, e = iso(p["start"]), iso(p["end"])
+        check("provenance: start <= end, within the run's wall clock, "
+              "and 0.5 s apart", t0 - 1 <= s <= e <= t1 + 1 and
+              0.4 <= e - s <= 1.5, "%.3f %.3f (%.3f-%.3f)" % (s, e, t0, t1))
+    check("provenance: both hosts named, with their kernels",
+          p.get("host", {}).get("hostname") == uname.nodename and
+          p.get("peer_host", {}).get("hostname") == uname.nodename and
+          p.get("host", {}).get("kernel") == uname.release and
+          p.get("peer_host", {}).get("kernel") == uname.release,
+          json.dumps([p.get("host"), p.get("peer_host")]))
+    check("provenance: the peer's version",
+          (p.get("peer_host", {}).get("version") or "").startswith("0.1.0"),
+          str(p.get("peer_host")))
+    check("provenance: --title and the command line",
+          p.get("title") == "lab A, run 1" and
+          "--title 'lab A, run 1'" in (p.get("command") or "") and
+          (p.get("command") or "").endswith("-J"), str(p.get("command")))
+    cl, cr = ends(p.get("control", {}))
+    check("provenance: the control connection's ends",
+          cl is not None and cl.startswith("127.0.0.1:") and
+          cr == "127.0.0.1:%d" % lst.port, "%s %s" % (cl, cr))
+    data = p.get("data", [])
+    check("provenance: two data connections, each its own local port",
+          len(data) == 2 and all(d.get("remote") == "127.0.0.1:%d" %
+                                 lst.port for d in data) and
+          len({d.get("local") for d in data}) == 2 and
+          cl not in {d.get("local") for d in data}, str(data))
+    check("provenance: not interrupted", p.get("interrupted") is False)
+    try:
+        with open(lst.out) as f:
+            ldoc = json.loads(f.read())
+        lp = ldoc.get("provenance", {})
+    except (OSError, ValueError) as ex:
+        lp = {"error": str(ex)}
+    check("provenance: the listener's ends mirror the client's",
+          ends(lp.get("control", {})) == (cr, cl) and
+          sorted(ends(d) for d in lp.get("data", [])) ==
+          sorted(tuple(reversed(ends(d))) for d in data), str(lp)[:300])
+    check("provenance: the listener knows the client's version",
+          (lp.get("peer_host", {}).get("version") or "").startswith(
+              "0.1.0"), str(lp.get("peer_host")))
+
+
+def lines(text):
+    return [l for l in text.splitlines() if l]
+
+
+def case_header(tmp):
+    lst = gbpeer.Listener(tmp, "-v")
+    try:
+        r = gbpeer.client(lst.port, "-T", "1", "-i", "0.5", "-l", "1M",
+                          "--title", "t 2")
+        n = gbpeer.client(lst.port, "-n", "64", "-l", "1M")
+    finally:
+        lst.stop()
+    if not check("header: the timed test runs", r.rc == 0, r.why()):
+        return
+    out = lines(r.out)
+    first_iv = next((i for i, l in enumerate(out)
+                     if re.match(r"^gigebench-t: +\d+\.\d\d- *\d", l)), None)
+    check("header: the params line first, before the intervals",
+          out and out[0].startswith("gigebench-t: buflen=1048576") and
+          first_iv is not None and first_iv > 0, "\n".join(out[:3]))
+    check("header: a timed test says its duration and no nbuf",
+          "duration=1.00s" in out[0] and "nbuf=" not in out[0], out[0])
+    check("header: this end's params line is printed once",
+          sum(1 for l in out if l.startswith("gigebench-t: buflen=")) == 1,
+          r.out)
+    check("header: the title ends the summary line",
+          out[-1].endswith(" [t 2]"), out[-1])
+    rx = [l for l in out if l.startswith("gigebench-r: tcp ")]
+    check("header: the receiver's cwnd and MSS are labelled as the "
+          "reverse direction's", len(rx) == 1 and
+          "reverse direction" in rx[0] and "retrans" not in rx[0],
+          str(rx))
+    if not check("header: the count test runs", n.rc == 0, n.why()):
+        return
+    nout = lines(n.out)
+    check("header: a count test says its count and no duration",
+          "nbuf=64" in nout[0] and "duration=" not in nout[0], nout[0])
+    check("header: whole megabytes without decimals",
+          re.search(r"\(64 MB\), 64 calls$", nout[2] if len(nout) > 2 else
+                    "") is not None, "\n".join(nout[:3]))
+
+
+def case_timestamps(tmp):
+    lst = gbpeer.Listener(tmp, "-v")
+    try:
+        r = gbpeer.client(lst.port, "-T", "0.6", "-i", "0.3",
+                          "--timestamps")
+        f = gbpeer.client(lst.port, "-T", "0.3", "-q",
+                          "--timestamps=[%s]")
+    finally:
+        lst.stop()
+    out = lines(r.out)
+    check("timestamps: every line on stdout starts with the time",
+          r.rc == 0 and len(out) > 8 and all(STAMP.match(l) for l in out),
+          r.why() + "\n" + r.out[:400])
+    now = time.time()
+    m = re.match(r"^\[(\d+)\] ", f.out)
+    check("timestamps: a format of one's own (%s, seconds since the "
+          "epoch)", f.rc == 0 and m is not None and
+          abs(int(m.group(1)) - now) < 30, f.why() + " " + f.out)
+
+
+def case_csv(tmp):
+    path = os.path.join(tmp, "one.csv")
+    lst = gbpeer.Listener(tmp, "-v")
+    try:
+        r = gbpeer.client(lst.port, "-T", "0.3", "--csv", path,
+                          "--title", "csv, \"q\"")
+    finally:
+        lst.stop()
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        rows = [{"error": str(e)}]
+    row = rows[0] if len(rows) == 1 else {}
+    check("csv: a single test's row has time_utc, peer and title",
+          r.rc == 0 and ISO.match(row.get("time_utc", "")) is not None and
+          row.get("peer") == "127.0.0.1" and
+          row.get("title") == "csv, \"q\"" and
+          row.get("protocol") == "tcp" and
+          row.get("direction") == "client_sends", r.why() + str(rows))
+
+
+def case_too_short(tmp):
+    lst = gbpeer.Listener(tmp, "-v")
+    try:
+        r = gbpeer.client(lst.port, "-n", "20", "-l", "1K", "-J")
+    finally:
+        lst.stop()
+    try:
+        diag = json.loads(r.out)["result"]["diagnosis"]
+    except (ValueError, KeyError) as e:
+        diag = [{"error": str(e)}]
+    check("too short: a 20-buffer test is too short to diagnose",
+          r.rc == 0 and len(diag) == 1 and diag[0].get("code") ==
+          "too_short" and "too short to diagnose" in diag[0].get("text"),
+          r.why() + str(diag))
+
+
+def interrupted(port, *args):
+    """A -T 20 -i 0.5 client, SIGINT after 1.3 s: (rc, out, err, secs)."""
+    p = subprocess.Popen(gbpeer.client_argv(port, "-T", "20", "-i", "0.5",
+                                            "-l", "128K", *args),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.3)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return (p.returncode, out.decode(errors="replace"),
+            err.decode(errors="replace"), time.monotonic() - t0)
+
+
+def case_interrupt(tmp):
+    lst = gbpeer.Listener(tmp, "-v")
+    try:
+        rc, out, err, secs = interrupted(lst.port)
+        jrc, jout, jerr, jsecs = interrupted(lst.port, "-J")
+    finally:
+        lst.stop()
+    out_l = lines(out)
+    ivs = [l for l in out_l if re.match(r"^gigebench-t: +\d+\.\d\d-", l)]
+    check("interrupt: SIGINT ends the client within 2 s, exit 1",
+          rc == 1 and secs < 2.0, "exit %d after %.2f s: %s" % (rc, secs,
+                                                              err))
+    check("interrupt: the text report of what ran, marked, with its "
+          "intervals", len(ivs) >= 2 and out_l and
+          out_l[-1].endswith("(interrupted)") and
+          any(re.match(r"^gigebench-t: \d+ bytes in 1\.\d\d real", l)
+              for l in out_l), out)
+    check("interrupt: stderr says why", "interrupted (SIGINT)" in err, err)
+    try:
+        doc = json.loads(jout)
+    except ValueError as e:
+        doc = {"error": "not one JSON document: %s" % e}
+    check("interrupt: --json is one document, provenance.interrupted, "
+          "the intervals so far, exit 1",
+          jrc == 1 and doc.get("provenance", {}).get("interrupted") is True
+          and len(doc.get("intervals", [])) >= 2 and
+          doc.get("result", {}).get("sender", {}).get("bytes", 0) > 0,
+          "exit %d: %s" % (jrc, jout[:300]))
+
+
+def http_probes(port, n):
+    for _ in range(n):
+        c = socket.create_connection(("127.0.0.1", port), 2)
+        c.sendall(b"GET / HTTP/1.0\r\n\r\n")
+        c.recv(100)         # the listener closes it
+        c.close()
+
+
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def case_listener(tmp):
+    lst = gbpeer.Listener(tmp, out=True, probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "-T", "0.3", "-l", "64K", "-P", "2")
+        http_probes(lst.port, 3)
+        time.sleep(0.3)
+    finally:
+        lst.stop()
+    err = lines(read(lst.err))
+    out = lines(read(lst.out))
+    check("listener: at default verbosity, one line with its address, "
+          "port and limits", len([l for l in err if "listening on" in l])
+          == 1 and err and re.match(r"^gigebench: listening on "
+                                    r"(\[::\]|0\.0\.0\.0):%d " % lst.port,
+                                    err[0]) is not None and
+          "--max-duration 300 s" in err[0] and "--max-streams 32" in err[0],
+          "\n".join(err[:3]))
+    check("listener: the test's line as it starts (peer, direction, "
+          "protocol, streams, length, duration), then its report",
+          r.rc == 0 and out and out[0].startswith(
+              "gigebench-r: buflen=65536 streams=2 duration=0.30s") and
+          out[0].endswith("tcp <- 127.0.0.1") and
+          any(l.startswith("gigebench-t: buflen=65536") and
+              "reported by" in l for l in out[1:]) and
+          re.match(r"^ *\d+(\.\d+)? MB / ", out[-1]) is not None,
+          r.why() + "\n" + "\n".join(out[:4]))
+    foreign = [l for l in err if "not gigebench" in l]
+    check("listener: three HTTP probes from one source in a minute give "
+          "one line", len(foreign) == 1 and "HTTP" in foreign[0],
+          "\n".join(err))
+    q = gbpeer.Listener(tmp, "-q", out=True, probe="ss")
+    try:
+        r = gbpeer.client(q.port, "-T", "0.3", "-l", "64K")
+        http_probes(q.port, 2)
+        rc, _, _, _ = interrupted(q.port)
+        time.sleep(0.5)
+    finally:
+        q.stop()
+    qerr, qout = read(q.err), read(q.out)
+    check("listener: -q prints nothing for a good test or a probe",
+          r.rc == 0 and qout == "" and "listening" not in qerr and
+          "not gigebench" not in qerr, r.why() + " out=%r err=%r" % (
+              qout[:200], qerr[:300]))
+    check("listener: -q still prints errors (a client gone mid-test)",
+          rc == 1 and len(lines(qerr)) >= 1 and
+          qerr.startswith("gigebench: 127.0.0.1: "), repr(qerr[:300]))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="gigebench-results.")
+    try:
+        case_provenance(tmp)
+        case_header(tmp)
+        case_timestamps(tmp)
+        case_csv(tmp)
+        case_too_short(tmp)
+        case_interrupt(tmp)
+        case_listener(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    gbpeer.run(main)
