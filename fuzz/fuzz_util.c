@@ -104,6 +104,9 @@ fuzz_fill_side(struct gb_side *s)
 	s->sndbuf.actual = 131072;
 	s->rcvbuf.requested = 65536;
 	s->rcvbuf.actual = 131072;
+	s->sndbuf.final = s->sndbuf.peak = 131072;
+	s->rcvbuf.final = 2097152;
+	s->rcvbuf.peak = 4194304;
 	context_init(c);
 	c->has = 1;
 	strcpy(c->kernel, "6.1.0-18-amd64");

@@ -45,7 +45,8 @@ static const char *const csv_side_cols[] = {
 	"net_rx_softirqs", "net_tx_softirqs", "sndbuf_requested",
 	"sndbuf_actual", "rcvbuf_requested", "rcvbuf_actual", "retransmits",
 	"rtt_us", "cwnd", "mss", "data_segs_out", "data_segs_in", "mtu",
-	"warnings",
+	"warnings", "sndbuf_final", "sndbuf_peak", "rcvbuf_final",
+	"rcvbuf_peak",
 };
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -218,6 +219,10 @@ csv_side(FILE *fp, const struct gb_side *d)
 	csv_uint(fp, d->context.has && d->context.mtu >= 0,
 	    (uint64_t)d->context.mtu);
 	csv_uint(fp, 1, d->nwarnings);
+	csv_uint(fp, d->sndbuf.final != 0, d->sndbuf.final);
+	csv_uint(fp, d->sndbuf.peak != 0, d->sndbuf.peak);
+	csv_uint(fp, d->rcvbuf.final != 0, d->rcvbuf.final);
+	csv_uint(fp, d->rcvbuf.peak != 0, d->rcvbuf.peak);
 }
 
 /* "cpu_bound;window_limited": codes only, the text is in JSON. */

@@ -67,10 +67,13 @@ diag_window_bytes(const struct gb_side *rx)
 {
 	const struct gb_sockbuf *b = &rx->rcvbuf;
 
+	uint32_t got = b->final != 0 ? b->final : b->actual;
+
 	if (!rx->has || b->requested == 0)
 		return 0;
-	if (b->actual != 0 && b->actual < b->requested)
-		return b->actual;
+	/* What it was at the end: the kernel may have changed it since. */
+	if (got != 0 && got < b->requested)
+		return got;
 	return b->requested;
 }
 

@@ -58,6 +58,7 @@ report_delivered(const struct gb_result *r)
 	return r->receiver.has || !r->sender.has ? &r->receiver : &r->sender;
 }
 
+/* Asked, set at the start, at the end, and the largest when larger. */
 static void
 report_sockbuf(FILE *fp, const char *what, const struct gb_sockbuf *b)
 {
@@ -65,7 +66,11 @@ report_sockbuf(FILE *fp, const char *what, const struct gb_sockbuf *b)
 		fprintf(fp, "%s requested default", what);
 	else
 		fprintf(fp, "%s requested %" PRIu32, what, b->requested);
-	fprintf(fp, ", actual %" PRIu32, b->actual);
+	fprintf(fp, ", initial %" PRIu32, b->actual);
+	if (b->final != 0)
+		fprintf(fp, ", final %" PRIu32, b->final);
+	if (b->peak > b->final && b->final != 0)
+		fprintf(fp, " (peak %" PRIu32 ")", b->peak);
 }
 
 static void

@@ -59,11 +59,15 @@ side_pair_json(const char *k1, int has1, uint64_t v1, const char *k2,
 	    k2, member_uint_or_null(has2, v2));
 }
 
+/* "actual" is the initial size; "final" and "peak" came later (0.1.0). */
 static json_t *
 side_sockbuf_json(const struct gb_sockbuf *b)
 {
-	return side_pair_json("requested", b->requested != 0, b->requested,
-	    "actual", 1, b->actual);
+	return json_pack("{s:o, s:o, s:o, s:o}",
+	    "requested", member_uint_or_null(b->requested != 0, b->requested),
+	    "actual", member_uint_or_null(1, b->actual),
+	    "final", member_uint_or_null(b->final != 0, b->final),
+	    "peak", member_uint_or_null(b->peak != 0, b->peak));
 }
 
 json_t *

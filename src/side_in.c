@@ -167,6 +167,12 @@ side_in_sockbuf(struct side_in *in, const json_t *j, const char *key,
 	    side_member_u32(in, o, "actual", SIDE_WANT_VALUE,
 	    &b->actual) == -1)
 		return -1;
+	/* A peer that predates them sends neither: 0, not known. */
+	if ((json_object_get(o, "final") != NULL &&
+	    side_member_u32(in, o, "final", SIDE_WANT_ANY, &b->final) == -1) ||
+	    (json_object_get(o, "peak") != NULL &&
+	    side_member_u32(in, o, "peak", SIDE_WANT_ANY, &b->peak) == -1))
+		return -1;
 	return 0;
 }
 

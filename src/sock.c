@@ -497,3 +497,22 @@ sock_endpoints(int fd, struct gb_endpoints *e)
 	if (getpeername(fd, (struct sockaddr *)&ss, &len) == 0)
 		sock_endpoint_str(&ss, len, e->remote, sizeof(e->remote));
 }
+
+static uint32_t
+sock_buf_get(int fd, int opt)
+{
+	socklen_t len = sizeof(int);
+	int v;
+
+	return getsockopt(fd, SOL_SOCKET, opt, &v, &len) == 0 && v > 0 ?
+	    (uint32_t)v : 0;
+}
+
+void
+sock_bufs_now(int fd, struct gb_sockbuf *snd, struct gb_sockbuf *rcv)
+{
+	if ((snd->final = sock_buf_get(fd, SO_SNDBUF)) > snd->peak)
+		snd->peak = snd->final;
+	if ((rcv->final = sock_buf_get(fd, SO_RCVBUF)) > rcv->peak)
+		rcv->peak = rcv->final;
+}

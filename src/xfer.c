@@ -197,6 +197,7 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	iv->bytes = total - x->iv_bytes;
 	x->iv_bytes = total;
 	x->iv_start_s = t;
+	xfer_measure_bufs(&x->ms);
 	if (x->p.udp)
 		xfer_sample_udp(x, iv);
 	if (x->interval_cb != NULL)
@@ -273,6 +274,7 @@ on_done(evutil_socket_t fd, short what, void *arg)
 		if (ts_diff(&x->end, &x->s[i].end) > 0)
 			x->end = x->s[i].end;
 	xfer_measure_after(&x->ms);
+	xfer_measure_bufs(&x->ms);
 	event_del(x->stop_ev);
 	event_del(x->deadline_ev);
 	if (x->rate_ev != NULL)

@@ -56,6 +56,9 @@ xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
 		netif_name_for_addr((struct sockaddr *)&ss, m->ifname,
 		    sizeof(m->ifname));
 	sock_bufs(fd, p, m->is_tx, &m->sndbuf, &m->rcvbuf);
+	m->sndbuf.peak = m->sndbuf.actual;
+	m->rcvbuf.peak = m->rcvbuf.actual;
+	m->fd0 = fd;
 	m->tos = sock_tos(fd);
 	m->has_fq_rate = sock_fq_rate(fd, &m->fq_rate);
 	/* proto.c checked the list; an error here cannot happen. */
@@ -151,6 +154,12 @@ measure_udp_side(const struct xfer_measure *m, struct gb_udp *u)
 		u->if_tx_dropped = d.tx_dropped;
 		u->if_rx_missed = d.rx_missed_errors;
 	}
+}
+
+void
+xfer_measure_bufs(struct xfer_measure *m)
+{
+	sock_bufs_now(m->fd0, &m->sndbuf, &m->rcvbuf);
 }
 
 void

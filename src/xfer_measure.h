@@ -27,6 +27,7 @@ struct xfer_measure {
 	struct hoststat		*before;
 	struct hoststat		*after;
 	struct gb_sockbuf	 sndbuf, rcvbuf;
+	int			 fd0;		/* stream 0's, for the above */
 	int			 tos;		/* read back, -1 unknown */
 	int			 has_fq_rate;
 	uint64_t		 fq_rate;
@@ -53,6 +54,11 @@ int	xfer_measure_open(struct xfer_measure *, const struct xfer_config *c,
 int	xfer_measure_before(struct xfer_measure *, char *err, size_t errlen);
 /* -A: the CPU of stream i, or -1 unpinned. */
 int	xfer_measure_cpu(const struct xfer_measure *, unsigned i);
+/*
+ * Stream 0's socket buffers now: at each interval sample and at the end
+ * (their final and peak).
+ */
+void	xfer_measure_bufs(struct xfer_measure *);
 /* Right after the last byte: the second sample; the capture ends. */
 void	xfer_measure_after(struct xfer_measure *);
 /*

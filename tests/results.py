@@ -13,7 +13,8 @@ against real listeners:
               timed one duration= and no nbuf=; whole megabytes print
               without decimals; the title ends the summary line; the
               receiver's cwnd and MSS are labelled as the reverse
-              direction's.
+              direction's; each end's socket buffers, initial and final
+              (and in JSON the peak: the receiver's autotuned one grows).
   timestamps  --timestamps: every line on stdout starts with the time,
               in the default format and in one given.
   csv         --csv of a single test: time_utc, peer and title columns.
@@ -118,6 +119,14 @@ def case_provenance(tmp):
           len({d.get("local") for d in data}) == 2 and
           cl not in {d.get("local") for d in data}, str(data))
     check("provenance: not interrupted", p.get("interrupted") is False)
+    rb = doc.get("result", {}).get("receiver", {}).get("rcvbuf", {})
+    sb = doc.get("result", {}).get("sender", {}).get("sndbuf", {})
+    check("socket buffers: initial, final and peak of each end, the "
+          "autotuned receive buffer grown past its initial size",
+          all(isinstance(b.get(k), int) for b in (rb, sb)
+              for k in ("actual", "final", "peak")) and
+          rb["peak"] >= rb["final"] > rb["actual"] and
+          sb["peak"] >= sb["final"], "%s %s" % (rb, sb))
     try:
         with open(lst.out) as f:
             ldoc = json.loads(f.read())
@@ -155,6 +164,12 @@ def case_header(tmp):
           first_iv is not None and first_iv > 0, "\n".join(out[:3]))
     check("header: a timed test says its duration and no nbuf",
           "duration=1.00s" in out[0] and "nbuf=" not in out[0], out[0])
+    bufs = [l for l in out if re.match(r"^gigebench-[tr]: sndbuf "
+                                        r"requested default, initial \d+, "
+                                        r"final \d+", l)]
+    check("header: both ends' socket buffers, initial and final",
+          len(bufs) == 2 and all("; rcvbuf requested default, initial" in l
+                                 for l in bufs), "\n".join(out))
     check("header: this end's params line is printed once",
           sum(1 for l in out if l.startswith("gigebench-t: buflen=")) == 1,
           r.out)

@@ -26,7 +26,8 @@
 	p "net_tx_softirqs," p "sndbuf_requested," p "sndbuf_actual,"	\
 	p "rcvbuf_requested," p "rcvbuf_actual," p "retransmits,"	\
 	p "rtt_us," p "cwnd," p "mss," p "data_segs_out," p "data_segs_in," \
-	p "mtu," p "warnings,"
+	p "mtu," p "warnings," p "sndbuf_final," p "sndbuf_peak,"	\
+	p "rcvbuf_final," p "rcvbuf_peak,"
 
 #define PARAM_COLS							\
 	"direction,buflen,nbuf,duration_s,streams,sndbuf,rcvbuf,mss,"	\
@@ -156,6 +157,9 @@ fill_side(struct gb_side *s, int tx)
 	s->sndbuf.actual = 16384;
 	s->rcvbuf.requested = 262144;
 	s->rcvbuf.actual = 524288;
+	s->rcvbuf.final = tx ? 0 : 6291456;	/* the receiver's grew */
+	s->rcvbuf.peak = tx ? 0 : 8388608;
+	s->sndbuf.final = s->sndbuf.peak = 16384;
 	s->tcp.has = 1;
 	s->tcp.retransmits = tx ? 3 : 0;
 	s->tcp.rtt_us = 210;
@@ -223,10 +227,10 @@ test_row_full(void **state)
 	    "1175000000,10,940,1120.56732,,,,,,,,"
 	    "1175000000,10,940.1,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "40500,811000,0.05,0.25,1000,2000,,16384,262144,524288,3,210,10,"
-	    "8948,811000,5,9000,1,"
+	    "8948,811000,5,9000,1,16384,16384,,,"
 	    "1175000000,10,940,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "811000,40500,0.05,0.25,1000,2000,,16384,262144,524288,0,210,10,"
-	    "8948,0,811000,9000,0,"
+	    "8948,0,811000,9000,0,16384,16384,6291456,8388608,"
 	    "cpu_bound;window_limited,,2026-12-02T07:30:00.500000Z,"
 	    "198.18.0.2,mtu sweep\r\n";
 	struct sweep		 s;
@@ -274,7 +278,8 @@ test_row_unavailable(void **state)
 		"tx_sndbuf_requested", "tx_retransmits", "tx_rtt_us",
 		"tx_cwnd", "tx_mss", "tx_data_segs_in", "tx_mtu", "rx_bytes",
 		"rx_mbps", "rx_process_pct", "rx_sndbuf_actual",
-		"rx_warnings", "diagnosis", "error",
+		"rx_warnings", "tx_sndbuf_final", "tx_rcvbuf_peak",
+		"diagnosis", "error",
 	};
 	struct sweep		 s;
 	struct gb_params	 p;
@@ -358,9 +363,10 @@ test_row_failed(void **state)
 	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
 	    "1,0,0,0,0,1500,,tcp,,%.*s\"connect to 10.0.0.2 port 5001: "
 	    "refused, \"\"peer\"\" said\r\nno\",2026-12-02T08:00:00.000250Z,"
-	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 2 * 32 + 1 + 1,
+	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 2 * 36 + 1 + 1,
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
-	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
+	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+	    ",,,,,,,,,,,,,,,,,,,,");
 	assert_string_equal(got, want);
 	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
 	cur = h;

@@ -175,7 +175,7 @@ test_text_by_hand(void **state)
 	    "streams=1 duration=60.00s nodelay=0 port=5001 tcp -> "
 	    "192.168.1.2");
 	assert_string_equal(next_line(&p), "gigebench-t: sndbuf requested "
-	    "default, actual 16384; rcvbuf requested default, actual 87380");
+	    "default, initial 16384; rcvbuf requested default, initial 87380");
 	/*
 	 * 4926630527 bytes * 8 / 60 s = 656.8841 Mbps; / 2^20 = 4698.4010 MB,
 	 * without its pointless zero.
@@ -198,7 +198,7 @@ test_text_by_hand(void **state)
 	    "streams=1 duration=60.00s nodelay=0 port=5001 tcp, "
 	    "reported by 192.168.1.2");
 	assert_string_equal(next_line(&p), "gigebench-r: sndbuf requested "
-	    "262144, actual 524288; rcvbuf requested default, actual 87380");
+	    "262144, initial 524288; rcvbuf requested default, initial 87380");
 	assert_string_equal(next_line(&p), "gigebench-r: 4926630527 bytes in "
 	    "60.00 real seconds = 656.8841 Mbps (4698.401 MB), 1162341 "
 	    "calls");

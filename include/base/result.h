@@ -170,9 +170,18 @@ struct gb_capture {
 	char		note[128];		/* why it is missing */
 };
 
+/*
+ * SO_SNDBUF or SO_RCVBUF of a side's first data connection, as netperf's
+ * omni output gives them: what was asked, what the kernel set at the
+ * start, at the end, and the largest seen at the interval samples and
+ * the end (autotuning grows a buffer nobody set: ss -tmi shows rb10557135
+ * where the start read 131072).  0: not known.
+ */
 struct gb_sockbuf {
 	uint32_t	requested;	/* 0 = not set, kernel default */
-	uint32_t	actual;		/* getsockopt() after setting */
+	uint32_t	actual;		/* getsockopt() after setting: initial */
+	uint32_t	final;		/* at the end of the test */
+	uint32_t	peak;		/* the largest read */
 };
 
 /*

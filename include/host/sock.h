@@ -77,6 +77,11 @@ int	sock_set_keepalive(int fd, int silent_ms);
  * (IPv4-mapped addresses as IPv4); "" for an end it does not have.
  */
 void	sock_endpoints(int fd, struct gb_endpoints *);
+/*
+ * SO_SNDBUF and SO_RCVBUF now, into snd's and rcv's final, and their
+ * peak when larger.
+ */
+void	sock_bufs_now(int fd, struct gb_sockbuf *snd, struct gb_sockbuf *rcv);
 const char *sock_ntop(const struct sockaddr *, char *buf, size_t len);
 
 /*
