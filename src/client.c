@@ -227,6 +227,18 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 	return CLIENT_OK;
 }
 
+/* Data stream i's end: -B, --bind-dev, and --cport + i. */
+static const struct sock_local *
+data_local(const struct client *c, unsigned i, struct sock_local *l)
+{
+	const struct role_config *o = &c->cfg->role;
+
+	l->addr = o->bind_addr;
+	l->dev = o->bind_dev;
+	l->port = o->cport != 0 ? (uint16_t)(o->cport + i) : 0;
+	return l;
+}
+
 /* -u: every stream's hello datagram, again each UDP_HELLO_MS. */
 #define UDP_HELLO_MS	100
 
@@ -263,6 +275,7 @@ udp_streams(struct client *c, struct sock_addr *a, const char *token,
 {
 	int64_t deadline = monotime_ms() + GB_HANDSHAKE_MS;
 	struct pollfd pfd = { .fd = c->ctl, .events = POLLIN };
+	struct sock_local l;
 	unsigned i;
 	int rc;
 
@@ -272,7 +285,7 @@ udp_streams(struct client *c, struct sock_addr *a, const char *token,
 		return CLIENT_FAILED;
 	}
 	for (i = 0; i < c->p->streams; i++)
-		if ((c->fds[i] = sock_udp_connect(a, c->cfg->role.bind_addr,
+		if ((c->fds[i] = sock_udp_connect(a, data_local(c, i, &l),
 		    c->p, c->is_tx, err, errlen)) == -1)
 			return CLIENT_FAILED;
 	do {
@@ -316,6 +329,7 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
 	struct proto_msg *m;
 	char token[PROTO_TOKEN_LEN + 1];
+	struct sock_local l;
 	unsigned i;
 	int rc;
 
@@ -334,7 +348,7 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		goto out;
 	}
 	for (i = 0; i < c->p->streams; i++) {
-		c->fds[i] = sock_connect(a, c->cfg->role.bind_addr, c->p,
+		c->fds[i] = sock_connect(a, data_local(c, i, &l), c->p,
 		    c->is_tx, GB_HANDSHAKE_MS, err, errlen);
 		if (c->fds[i] == -1) {
 			rc = CLIENT_FAILED;
@@ -547,7 +561,8 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	if (sock_resolve(cfg->host, o->port, o->family, &a, err, errlen) == -1)
 		return CLIENT_FAILED;
 	sock_ntop((struct sockaddr *)&a.ss, r->peer, sizeof(r->peer));
-	c.ctl = sock_connect(&a, o->bind_addr, NULL, 0, GB_HANDSHAKE_MS, err,
+	c.ctl = sock_connect(&a, &(struct sock_local){ o->bind_addr,
+	    o->bind_dev, 0 }, NULL, 0, GB_HANDSHAKE_MS, err,
 	    errlen);
 	if (c.ctl == -1)
 		goto out;

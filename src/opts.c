@@ -39,12 +39,14 @@ static const struct option opts_long[] = {
 	{ "allow-mtu",	no_argument,		NULL,	OPT_ALLOW_MTU },
 	{ "allow-reverse", no_argument,		NULL,	OPT_ALLOW_REVERSE },
 	{ "bind",	required_argument,	NULL,	'B' },
+	{ "bind-dev",	required_argument,	NULL,	OPT_BIND_DEV },
 	{ "batch",	required_argument,	NULL,	OPT_BATCH },
 	{ "buffer",	required_argument,	NULL,	'b' },
 	{ "capture",	no_argument,		NULL,	OPT_CAPTURE },
 	{ "confidence",	required_argument,	NULL,	OPT_CONFIDENCE },
 	{ "congestion",	required_argument,	NULL,	'C' },
 	{ "count",	required_argument,	NULL,	'n' },
+	{ "cport",	required_argument,	NULL,	OPT_CPORT },
 	{ "csv",	required_argument,	NULL,	OPT_CSV },
 	{ "force-bufs",	no_argument,		NULL,	OPT_FORCE_BUFS },
 	{ "format",	required_argument,	NULL,	'f' },
@@ -274,7 +276,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_RCVBUF, OPT_SNDBUF, OPT_CAPTURE, OPT_FORCE_BUFS,
 		OPT_LINK_RATE, OPT_CONFIDENCE, OPT_CSV, OPT_MTU, OPT_PLOT,
 		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
-		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE,
+		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
 	};
 	size_t i, len = strlen(st->client_only);
 

@@ -150,6 +150,12 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "only a listener takes it (no host): %s",
 		    o->host);
 	}
+	/* --cport N: stream i binds N + i. */
+	if (o->cport != 0 && (uint32_t)o->cport + p->streams - 1 > 65535) {
+		snprintf(st->name, sizeof(st->name), "--cport");
+		return opts_error(st, "port %u with -P %u needs ports past "
+		    "65535", (unsigned)o->cport, p->streams);
+	}
 	p->direction = st->rflag && o->host != NULL ?
 	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;
 	if (opts_udp(o, st) == OPTS_ERROR)

@@ -40,6 +40,8 @@ enum {
 	OPT_TTCP,
 	OPT_TITLE,
 	OPT_TIMESTAMPS,
+	OPT_BIND_DEV,
+	OPT_CPORT,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 

@@ -335,9 +335,18 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		o->unit = arg[0];
 		return OPTS_OK;
 	case 'I':
+	case OPT_BIND_DEV:
 		if (opts_iface(st, arg) == OPTS_ERROR)
 			return OPTS_ERROR;
-		o->iface = arg;
+		if (ch == 'I')
+			o->iface = arg;
+		else
+			o->bind_dev = arg;
+		return OPTS_OK;
+	case OPT_CPORT:
+		if (opts_uint(st, arg, 1, 65535, "port", &v) == OPTS_ERROR)
+			return OPTS_ERROR;
+		o->cport = (uint16_t)v;
 		return OPTS_OK;
 	case 'p':
 		if (opts_uint(st, arg, 1, 65535, "port", &v) == OPTS_ERROR)

@@ -49,6 +49,8 @@ role_fill(struct role_config *rc, const struct gb_opts *o,
 	rc->port = o->port;
 	rc->family = o->family;
 	rc->bind_addr = o->bind_addr;
+	rc->bind_dev = o->bind_dev;
+	rc->cport = o->cport;
 	rc->iface = o->iface;
 	rc->verbose = o->verbose;
 	rc->quiet = o->quiet;

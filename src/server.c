@@ -162,8 +162,9 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	s.lfd = sock_listen(cfg->role.bind_addr, cfg->role.port,
-	    cfg->role.family, err, errlen);
+	s.lfd = sock_listen(&(struct sock_local){ cfg->role.bind_addr,
+	    cfg->role.bind_dev, 0 }, cfg->role.port, cfg->role.family, err,
+	    errlen);
 	if (s.lfd == -1)
 		goto out;
 	if ((s.base = event_base_new()) == NULL) {

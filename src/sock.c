@@ -165,7 +165,8 @@ sock_ntop(const struct sockaddr *sa, char *buf, size_t len)
 }
 
 static int
-listen_on(const struct sock_addr *a, int v6only, char *err, size_t errlen)
+listen_on(const struct sock_addr *a, int v6only, const char *dev, char *err,
+    size_t errlen)
 {
 	char name[INET6_ADDRSTRLEN];
 	int fd, one = 1;
@@ -174,6 +175,10 @@ listen_on(const struct sock_addr *a, int v6only, char *err, size_t errlen)
 	    SOCK_CLOEXEC, 0);
 	if (fd == -1) {
 		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (sock_bind_dev(fd, dev, err, errlen) == -1) {
+		close(fd);
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -194,16 +199,18 @@ listen_on(const struct sock_addr *a, int v6only, char *err, size_t errlen)
 }
 
 int
-sock_listen(const char *bind_addr, uint16_t port, int family, char *err,
+sock_listen(const struct sock_local *l, uint16_t port, int family, char *err,
     size_t errlen)
 {
+	const char *bind_addr = l != NULL ? l->addr : NULL;
+	const char *dev = l != NULL ? l->dev : NULL;
 	struct sock_addr a;
 	int fd;
 
 	if (bind_addr == NULL && family == AF_UNSPEC) {
 		/* One dual-stack socket serves IPv4 and IPv6 clients. */
 		if (sock_resolve("::", port, AF_INET6, &a, err, errlen) == 0 &&
-		    (fd = listen_on(&a, 0, err, errlen)) != -1)
+		    (fd = listen_on(&a, 0, dev, err, errlen)) != -1)
 			return fd;
 		family = AF_INET;
 	}
@@ -211,7 +218,7 @@ sock_listen(const char *bind_addr, uint16_t port, int family, char *err,
 		bind_addr = family == AF_INET6 ? "::" : "0.0.0.0";
 	if (sock_resolve(bind_addr, port, family, &a, err, errlen) == -1)
 		return -1;
-	return listen_on(&a, 1, err, errlen);
+	return listen_on(&a, 1, dev, err, errlen);
 }
 
 static int
@@ -238,26 +245,59 @@ wait_connected(int fd, int timeout_ms)
 	return 0;
 }
 
+/* --bind-dev: the interface the socket's packets must use. */
 int
-sock_bind_local(int fd, const char *bind_addr, int family, char *err,
-    size_t errlen)
+sock_bind_dev(int fd, const char *dev, char *err, size_t errlen)
 {
-	struct sock_addr local;
-
-	if (bind_addr == NULL)
+	if (dev == NULL)
 		return 0;
-	if (sock_resolve(bind_addr, 0, family, &local, err, errlen) == -1)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&local.ss, local.len) == -1) {
-		snprintf(err, errlen, "cannot bind to %s: %s", bind_addr,
-		    strerror(errno));
+	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, dev,
+	    (socklen_t)strlen(dev) + 1) == -1) {
+		snprintf(err, errlen, "--bind-dev %s: %s%s", dev,
+		    strerror(errno), errno == EPERM ? " (needs CAP_NET_RAW)" :
+		    "");
 		return -1;
 	}
 	return 0;
 }
 
 int
-sock_connect(const struct sock_addr *a, const char *bind_addr,
+sock_bind_local(int fd, const struct sock_local *l, int family, char *err,
+    size_t errlen)
+{
+	struct sock_addr local;
+	const char *addr;
+	int one = 1;
+
+	if (l == NULL)
+		return 0;
+	if (sock_bind_dev(fd, l->dev, err, errlen) == -1)
+		return -1;
+	if (l->addr == NULL && l->port == 0)
+		return 0;
+	addr = l->addr != NULL ? l->addr : family == AF_INET6 ? "::" :
+	    "0.0.0.0";
+	if (sock_resolve(addr, l->port, family, &local, err, errlen) == -1)
+		return -1;
+	/* --cport again soon after: the last test's may be in TIME_WAIT. */
+	if (l->port != 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
+		    sizeof(one));
+	if (bind(fd, (struct sockaddr *)&local.ss, local.len) == -1) {
+		if (l->port != 0)
+			snprintf(err, errlen, "cannot bind to %s port %u "
+			    "(--cport): %s", addr, (unsigned)l->port,
+			    strerror(errno));
+		else
+			snprintf(err, errlen, "cannot bind to %s: %s", addr,
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+sock_connect(const struct sock_addr *a, const struct sock_local *l,
     const struct gb_params *p, int is_tx, int timeout_ms, char *err,
     size_t errlen)
 {
@@ -271,7 +311,7 @@ sock_connect(const struct sock_addr *a, const char *bind_addr,
 	}
 	if (p != NULL && sock_apply(fd, p, is_tx, err, errlen) == -1)
 		goto fail;
-	if (sock_bind_local(fd, bind_addr, a->ss.ss_family, err, errlen) == -1)
+	if (sock_bind_local(fd, l, a->ss.ss_family, err, errlen) == -1)
 		goto fail;
 	sock_set_nonblock(fd, 1);
 	if (connect(fd, (const struct sockaddr *)&a->ss, a->len) == -1 &&

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <net/if.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ udp_socket(int family, int shared, char *err, size_t errlen)
 }
 
 int
-sock_udp_connect(const struct sock_addr *a, const char *bind_addr,
+sock_udp_connect(const struct sock_addr *a, const struct sock_local *l,
     const struct gb_params *p, int is_tx, char *err, size_t errlen)
 {
 	char name[INET6_ADDRSTRLEN];
@@ -52,7 +53,7 @@ sock_udp_connect(const struct sock_addr *a, const char *bind_addr,
 		return -1;
 	if (sock_apply(fd, p, is_tx, err, errlen) == -1)
 		goto fail;
-	if (sock_bind_local(fd, bind_addr, a->ss.ss_family, err, errlen) == -1)
+	if (sock_bind_local(fd, l, a->ss.ss_family, err, errlen) == -1)
 		goto fail;
 	if (connect(fd, (const struct sockaddr *)&a->ss, a->len) == -1) {
 		snprintf(err, errlen, "cannot connect (UDP) to %s: %s",
@@ -91,9 +92,18 @@ udp_on_listener(int lfd, char *err, size_t errlen)
 	struct sock_addr me;
 	int fd, v6only;
 
+	char dev[IFNAMSIZ] = "";
+	socklen_t devlen = sizeof(dev);
+
 	if (listen_addr(lfd, &me, &v6only, err, errlen) == -1 ||
 	    (fd = udp_socket(me.ss.ss_family, 1, err, errlen)) == -1)
 		return -1;
+	/* --bind-dev on the listener: its UDP sockets are bound alike. */
+	if (getsockopt(lfd, SOL_SOCKET, SO_BINDTODEVICE, dev, &devlen) == 0 &&
+	    dev[0] != '\0' && sock_bind_dev(fd, dev, err, errlen) == -1) {
+		close(fd);
+		return -1;
+	}
 	if ((me.ss.ss_family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6,
 	    IPV6_V6ONLY, &v6only, sizeof(v6only)) == -1) ||
 	    bind(fd, (struct sockaddr *)&me.ss, me.len) == -1) {

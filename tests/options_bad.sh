@@ -205,6 +205,10 @@ values()
 		    "overflowing mtu=99999999999999999999" \
 		    "overflowing window=17179869184G"
 		;;
+	text)		# --title: printable ASCII, at most 127 characters
+		printf '%s\n' "empty " "control a$(printf '\t')b" \
+		    "over-maximum $(printf 'x%.0s' $(seq 128))"
+		;;
 	name_only)	# -B, --csv, --plot, --psk: any other string is an address or
 			# a file name, judged when it is used, not a usage error
 		printf '%s\n' "empty "
@@ -257,7 +261,10 @@ w window size_buf
 - silent-timeout seconds_silent
 - sndbuf size_buf
 - sweep sweep
-- tos tos"
+- tos tos
+- title text
+- bind-dev iface
+- cport uint_p"
 
 # The options of this build that take a value, from --help.
 rc=0

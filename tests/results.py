@@ -31,6 +31,8 @@ against real listeners:
               later: tests/test_pending.c).  With -q: nothing for a good
               test or a probe, and still the error of a client gone
               mid-test.
+  bind        (root) --cport P -P 2 binds the data connections to P and
+              P + 1, with --bind-dev lo on both ends.
 
     GIGEBENCH=build/gigebench python3 tests/results.py
 
@@ -356,6 +358,27 @@ def case_listener(tmp):
           qerr.startswith("gigebench: 127.0.0.1: "), repr(qerr[:300]))
 
 
+def case_bind(tmp):
+    if os.geteuid() != 0:
+        print("# SKIP bind: --bind-dev needs root (SO_BINDTODEVICE)")
+        return
+    port = gbpeer.free_port()
+    lst = gbpeer.Listener(tmp, "--bind-dev", "lo", probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "-T", "0.3", "-P", "2", "--cport",
+                          str(port), "--bind-dev", "lo", "-J")
+    finally:
+        lst.stop()
+    try:
+        data = json.loads(r.out)["provenance"]["data"]
+    except (ValueError, KeyError) as e:
+        data = [{"error": str(e)}]
+    check("bind: --cport P binds stream i to P + i, --bind-dev lo on both "
+          "ends", r.rc == 0 and [d.get("local") for d in data] ==
+          ["127.0.0.1:%d" % port, "127.0.0.1:%d" % (port + 1)],
+          r.why() + str(data))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="gigebench-results.")
     try:
@@ -366,6 +389,7 @@ def main():
         case_too_short(tmp)
         case_interrupt(tmp)
         case_listener(tmp)
+        case_bind(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -32,6 +32,8 @@ struct gb_opts {
 	const char		*host;		/* points into argv */
 	uint16_t		port;		/* -p */
 	const char		*bind_addr;	/* -B */
+	const char		*bind_dev;	/* --bind-dev */
+	uint16_t		cport;		/* --cport: data streams' */
 	int			once;		/* -1 */
 	int			family;		/* AF_UNSPEC, -4 AF_INET, -6 AF_INET6 */
 	char			unit;		/* -f: k m g K M G */

@@ -21,11 +21,27 @@ struct sock_addr {
 
 int	sock_resolve(const char *host, uint16_t port, int family,
 	    struct sock_addr *, char *err, size_t errlen);
-/* A non-blocking listening socket; dual-stack "::" unless -4/-6/-B. */
-int	sock_listen(const char *bind_addr, uint16_t port, int family,
+/*
+ * This end of a connection as the command line fixes it: -B's address,
+ * --bind-dev's interface (SO_BINDTODEVICE: the route too, not only the
+ * source address), --cport's port; NULL, NULL, 0: the kernel's choice.
+ */
+struct sock_local {
+	const char	*addr;
+	const char	*dev;
+	uint16_t	 port;
+};
+
+/*
+ * A non-blocking listening socket; dual-stack "::" unless -4/-6/-B; on
+ * local->dev only when it is set (the sockets it accepts inherit it).
+ */
+int	sock_listen(const struct sock_local *, uint16_t port, int family,
 	    char *err, size_t errlen);
-/* -B: bind fd to bind_addr (any port) in family; NULL binds nothing. */
-int	sock_bind_local(int fd, const char *bind_addr, int family,
+/* SO_BINDTODEVICE to dev (NULL: nothing); -1 with err naming it. */
+int	sock_bind_dev(int fd, const char *dev, char *err, size_t errlen);
+/* Bind fd in family as l says (nothing for NULL or all unset). */
+int	sock_bind_local(int fd, const struct sock_local *l, int family,
 	    char *err, size_t errlen);
 /*
  * A blocking socket connected to addr within timeout_ms.  params may be
@@ -33,7 +49,7 @@ int	sock_bind_local(int fd, const char *bind_addr, int family,
  * (is_tx) are set before connect(), so the SYN carries the MSS and the
  * window scale fits the buffer.
  */
-int	sock_connect(const struct sock_addr *, const char *bind_addr,
+int	sock_connect(const struct sock_addr *, const struct sock_local *,
 	    const struct gb_params *, int is_tx, int timeout_ms,
 	    char *err, size_t errlen);
 /*
@@ -88,7 +104,7 @@ const char *sock_ntop(const struct sockaddr *, char *buf, size_t len);
  * sock_udp.c, -u.  The client's stream: a UDP socket connected to the
  * listener's address and port, with the test's buffers and TOS.
  */
-int	sock_udp_connect(const struct sock_addr *, const char *bind_addr,
+int	sock_udp_connect(const struct sock_addr *, const struct sock_local *,
 	    const struct gb_params *, int is_tx, char *err, size_t errlen);
 /*
  * The listener's greeter: a non-blocking UDP socket on the TCP listener

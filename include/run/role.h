@@ -19,6 +19,8 @@ struct role_config {
 	uint16_t			 port;		/* of the test */
 	int				 family;	/* AF_UNSPEC, ... */
 	const char			*bind_addr;	/* NULL: any */
+	const char			*bind_dev;	/* --bind-dev, NULL */
+	uint16_t			 cport;		/* --cport, 0: any */
 	const char			*iface;		/* NULL: the socket's */
 	int				 verbose;	/* log level shown */
 	int				 quiet;		/* -q: errors only */
