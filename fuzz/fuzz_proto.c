@@ -67,6 +67,9 @@ msg_equal(const struct proto_msg *a, const struct proto_msg *b)
 	case PROTO_DONE:
 	case PROTO_RESULT:
 		return memcmp(&a->side, &b->side, sizeof(a->side)) == 0;
+	case PROTO_INTERVAL:
+		return memcmp(&a->interval, &b->interval,
+		    sizeof(a->interval)) == 0;
 	}
 	return 0;
 }

@@ -163,6 +163,14 @@ msg_new(int type)
 	case PROTO_RESULT:
 		fuzz_fill_side(&m->side);
 		break;
+	case PROTO_INTERVAL:
+		m->interval = (struct gb_interval){ .start_s = 0.5,
+		    .end_s = 1.5, .bytes = 117440512, .has_tcp = 1,
+		    .retrans = 2, .cwnd = 412, .rtt_us = 450,
+		    .has_limited = 1, .rwnd_limited_pct = 12.5,
+		    .sndbuf_limited_pct = 0.25, .has_host = 1,
+		    .host_busy_pct = 51.5, .host_max_cpu_pct = 98 };
+		break;
 	}
 	return m;
 }
@@ -264,7 +272,8 @@ static void
 seeds_valid(void)
 {
 	static const int types[] = { PROTO_HELLO, PROTO_ACCEPT, PROTO_REFUSE,
-	    PROTO_DATA, PROTO_START, PROTO_DONE, PROTO_RESULT, PROTO_ERROR };
+	    PROTO_DATA, PROTO_START, PROTO_INTERVAL, PROTO_DONE, PROTO_RESULT,
+	    PROTO_ERROR };
 	char name[64];
 	struct buf b;
 	size_t i;
@@ -857,6 +866,8 @@ session(const char *name, int keyed, int direction, unsigned streams,
 		hello->params.tx_path = path;
 	else
 		hello->params.rx_path = path;
+	if (extra == 6)		/* -i: the listener sends its slices */
+		hello->params.interval_ms = 100;
 	memset(&s, 0, sizeof(s));
 	s_handshake(&s, hello, keyed);
 	if (streams > 7) {
@@ -924,6 +935,7 @@ seeds_sessions(void)
 	session("session-hello-busy", 0, GB_DIR_CLIENT_SENDS, 1, 1, 3, 0);
 	session("session-hello-twice", 0, GB_DIR_CLIENT_SENDS, 1, 1, 4, 0);
 	session("session-token-text", 0, GB_DIR_CLIENT_SENDS, 1, 1, 5, 0);
+	session("session-interval", 0, GB_DIR_CLIENT_RECEIVES, 1, 1, 6, 0);
 	/* Every data path of the listener's end. */
 	session("session-path-skip_rx_copy", 0, GB_DIR_CLIENT_SENDS, 1, 1, 0,
 	    GB_PATH_SKIP_RX_COPY);

@@ -19,6 +19,7 @@
 #include <event2/event.h>
 
 #include "run/client.h"
+#include "client_state.h"
 #include "wire/ctl.h"
 #include "base/diag.h"
 #include "base/monotime.h"
@@ -28,113 +29,6 @@
 #include "data/xfer.h"
 #include "wire/auth.h"
 
-struct client {
-	const struct client_config	*cfg;
-	const struct gb_params		*p;		/* &params */
-	struct gb_params		 params;	/* -u: with -l filled */
-	int				 is_tx;
-	int				 ctl;
-	int				 fds[GB_MAX_STREAMS];
-	struct event_base		*base;
-	struct xfer			*x;
-	struct proto_reader		 rd;
-	struct auth_session		 auth;
-	int				 authed;	/* auth is keyed */
-	int				 interrupted;
-	int				 told;	/* the listener said why */
-	int				 heard;	/* the peer has answered */
-	uint8_t				 dg_token[DGRAM_TOKEN_LEN];	/* -u */
-};
-
-static void
-trace(const struct client *c, const char *what, const char *detail)
-{
-	if (detail != NULL)
-		role_log(&c->cfg->role, 2, what, detail);
-	else
-		role_log(&c->cfg->role, 2, NULL, what);
-}
-
-/*
- * A refusal, a header from another program or version, or a message that
- * fails authentication: exit 3.
- */
-static int
-status_of(int rc)
-{
-	return rc == PROTO_E_MAGIC || rc == PROTO_E_VERSION ||
-	    rc == PROTO_E_AUTH ? CLIENT_REFUSED : CLIENT_FAILED;
-}
-
-/* The control connection's keys once the handshake has made them. */
-static struct auth_session *
-keys(struct client *c)
-{
-	return role_keys(&c->auth, c->authed);
-}
-
-static int
-expect(struct client *c, int type, struct proto_msg *m, int timeout_ms,
-    char *err, size_t errlen)
-{
-	char sub[GB_ERR_LEN];
-	int rc;
-
-	rc = ctl_recv(c->ctl, m, keys(c), timeout_ms, sub, sizeof(sub));
-	if (rc == CTL_E_TIMEOUT && !c->heard) {
-		/* It took the connection and the hello and said nothing. */
-		snprintf(err, errlen, "no reply from %s:%u in %g s: is a "
-		    "gigebench listener running there? (a classic ttcp "
-		    "receiver needs --ttcp)", c->cfg->host,
-		    (unsigned)c->cfg->role.port, timeout_ms / 1000.0);
-		return CLIENT_REFUSED;
-	}
-	if (rc != PROTO_OK) {
-		snprintf(err, errlen, "waiting for %s from %s: %s",
-		    proto_type_str(type), c->cfg->host, sub);
-		return status_of(rc);
-	}
-	c->heard = 1;
-	trace(c, "received", proto_type_str(m->type));
-	if (m->type == PROTO_REFUSE) {
-		snprintf(err, errlen, "refused by %s (%s): %s",
-		    c->cfg->host, proto_refusal_str(m->refusal),
-		    m->message);
-		return CLIENT_REFUSED;
-	}
-	if (m->type == PROTO_ERROR) {
-		snprintf(err, errlen, "error from %s: %s",
-		    c->cfg->host, m->message);
-		return CLIENT_FAILED;
-	}
-	if (m->type == PROTO_CHALLENGE && type != PROTO_CHALLENGE) {
-		snprintf(err, errlen, "%s wants a pre-shared key: run with "
-		    "--psk FILE", c->cfg->host);
-		return CLIENT_REFUSED;
-	}
-	if (m->type != type) {
-		snprintf(err, errlen, "protocol error: %s sent %s, expected %s",
-		    c->cfg->host, proto_type_str(m->type),
-		    proto_type_str(type));
-		return CLIENT_FAILED;
-	}
-	return CLIENT_OK;
-}
-
-static int
-send_msg(struct client *c, struct proto_msg *m, int fd, char *err,
-    size_t errlen)
-{
-	char sub[GB_ERR_LEN];
-
-	trace(c, "sending", proto_type_str(m->type));
-	if (ctl_send(fd, m, fd == c->ctl ? keys(c) : NULL, GB_HANDSHAKE_MS,
-	    sub, sizeof(sub)) != PROTO_OK) {
-		snprintf(err, errlen, "%s: %s", c->cfg->host, sub);
-		return CLIENT_FAILED;
-	}
-	return CLIENT_OK;
-}
 
 /*
  * --mtu on this end: the interface of -I or of the control connection.
@@ -162,7 +56,7 @@ local_mtu(struct client *c, char *err, size_t errlen)
 		return CLIENT_OK;
 	if (mtu_change(ifname, (int)c->p->mtu, err, errlen) == -1)
 		return CLIENT_FAILED;
-	trace(c, "set the MTU", ifname);
+	client_trace(c, "set the MTU", ifname);
 	return CLIENT_OK;
 }
 
@@ -188,7 +82,7 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return CLIENT_FAILED;
 	}
-	trace(c, "sending", "hello");
+	client_trace(c, "sending", "hello");
 	if (ctl_send_buf(c->ctl, buf, len, PROTO_HELLO, GB_HANDSHAKE_MS, sub,
 	    sizeof(sub)) != PROTO_OK) {
 		snprintf(err, errlen, "%s: %s", c->cfg->host, sub);
@@ -196,7 +90,7 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 		return CLIENT_FAILED;
 	}
 	if (c->cfg->role.psk != NULL) {
-		if ((rc = expect(c, PROTO_CHALLENGE, m, GB_HANDSHAKE_MS, err,
+		if ((rc = client_expect(c, PROTO_CHALLENGE, m, GB_HANDSHAKE_MS, err,
 		    errlen)) != CLIENT_OK) {
 			free(buf);
 			return rc;
@@ -207,13 +101,13 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 		c->authed = 1;
 		memset(m, 0, sizeof(*m));
 		m->type = PROTO_AUTH;
-		if ((rc = send_msg(c, m, c->ctl, err, errlen)) != CLIENT_OK) {
+		if ((rc = client_send(c, m, c->ctl, err, errlen)) != CLIENT_OK) {
 			free(buf);
 			return rc;
 		}
 	}
 	free(buf);
-	if ((rc = expect(c, PROTO_ACCEPT, m, GB_HANDSHAKE_MS, err, errlen)) !=
+	if ((rc = client_expect(c, PROTO_ACCEPT, m, GB_HANDSHAKE_MS, err, errlen)) !=
 	    CLIENT_OK)
 		return rc;
 	if (c->authed) {
@@ -292,7 +186,7 @@ udp_streams(struct client *c, struct sock_addr *a, const char *token,
 		if ((rc = udp_hellos(c, err, errlen)) != CLIENT_OK)
 			return rc;
 		if (poll(&pfd, 1, UDP_HELLO_MS) == 1)
-			return expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err,
+			return client_expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err,
 			    errlen);
 	} while (monotime_ms() < deadline);
 	snprintf(err, errlen, "%s did not start the UDP test within %d ms "
@@ -358,10 +252,10 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		m->type = PROTO_DATA;
 		memcpy(m->token, token, sizeof(m->token));
 		m->stream = i;
-		if ((rc = send_msg(c, m, c->fds[i], err, errlen)) != CLIENT_OK)
+		if ((rc = client_send(c, m, c->fds[i], err, errlen)) != CLIENT_OK)
 			goto out;
 	}
-	rc = expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err, errlen);
+	rc = client_expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err, errlen);
 out:
 	free(m);
 	return rc;
@@ -378,12 +272,14 @@ on_xfer_done(void *arg)
 static void
 on_interval(const struct gb_interval *iv, int is_tx, void *arg)
 {
-	const struct client *c = arg;
-
-	role_interval(&c->cfg->role, iv, is_tx);
+	(void)is_tx;
+	client_local_interval(arg, iv);
 }
 
-/* The listener speaks during the transfer only to report an error. */
+/*
+ * The listener speaks during the transfer to send its -i slices and to
+ * report an error; anything else ends the test.
+ */
 static void
 on_ctl(evutil_socket_t fd, short what, void *arg)
 {
@@ -398,8 +294,14 @@ on_ctl(evutil_socket_t fd, short what, void *arg)
 		return;
 	snprintf(why, sizeof(why), "listener: %s", err);
 	if (rc == 1 && (m = malloc(sizeof(*m))) != NULL) {
-		if (ctl_decode(&c->rd, keys(c), m, err, sizeof(err)) !=
-		    PROTO_OK)
+		rc = ctl_decode(&c->rd, client_keys(c), m, err, sizeof(err));
+		proto_reader_reset(&c->rd);
+		if (rc == PROTO_OK && m->type == PROTO_INTERVAL) {
+			client_peer_interval(c, &m->interval);
+			free(m);
+			return;
+		}
+		if (rc != PROTO_OK)
 			snprintf(why, sizeof(why), "listener: %s", err);
 		else if (m->type == PROTO_ERROR) {
 			snprintf(why, sizeof(why), "listener: %s", m->message);
@@ -437,8 +339,8 @@ listener_reason(struct client *c, char *err, size_t errlen)
 
 	if (c->told || (m = malloc(sizeof(*m))) == NULL)
 		return;
-	if (ctl_recv(c->ctl, m, keys(c), 1000, sub, sizeof(sub)) ==
-	    PROTO_OK && m->type == PROTO_ERROR)
+	if (client_recv(c, m, 1000, sub, sizeof(sub)) == PROTO_OK &&
+	    m->type == PROTO_ERROR)
 		snprintf(err, errlen, "listener: %s", m->message);
 	free(m);
 }
@@ -523,8 +425,8 @@ exchange(struct client *c, const struct gb_side *mine, struct gb_side *peer,
 	}
 	m->type = PROTO_DONE;
 	m->side = *mine;
-	if ((rc = send_msg(c, m, c->ctl, err, errlen)) == CLIENT_OK &&
-	    (rc = expect(c, PROTO_RESULT, m,
+	if ((rc = client_send(c, m, c->ctl, err, errlen)) == CLIENT_OK &&
+	    (rc = client_expect(c, PROTO_RESULT, m,
 	    (int)c->cfg->role.bounds->silent_ms + GB_HANDSHAKE_MS, err,
 	    errlen)) == CLIENT_OK)
 		*peer = m->side;
@@ -552,6 +454,8 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		c.fds[i] = -1;
 	proto_reader_init(&c.rd);
+	c.r = r;
+	r->nintervals = r->npeer_intervals = 0;
 	r->params = *c.p;
 	r->port = o->port;
 	r->local_is_sender = c.is_tx;
@@ -568,7 +472,7 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 		goto out;
 	/* A listener that vanishes (not one that just stops) is noticed. */
 	sock_set_keepalive(c.ctl, (int)o->bounds->silent_ms);
-	trace(&c, "connected", r->peer);
+	client_trace(&c, "connected", r->peer);
 	role_prov_start(o, r, c.ctl, NULL);
 	if ((rc = udp_length(&c, err, errlen)) != CLIENT_OK)
 		goto out;
@@ -586,6 +490,7 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 		diag_run(r);
 	}
 out:
+	client_flush_intervals(&c);
 	for (i = 0; i < GB_MAX_STREAMS; i++)
 		if (c.fds[i] != -1)
 			close(c.fds[i]);

@@ -135,12 +135,20 @@ int
 ctl_recv(int fd, struct proto_msg *m, struct auth_session *a,
     int timeout_ms, char *err, size_t errlen)
 {
-	int64_t deadline = monotime_ms() + timeout_ms;
 	struct proto_reader r;
-	int rc;
 
 	proto_reader_init(&r);
-	while ((rc = ctl_read_some(fd, &r, err, errlen)) == 0) {
+	return ctl_recv_from(fd, &r, m, a, timeout_ms, err, errlen);
+}
+
+int
+ctl_recv_from(int fd, struct proto_reader *rd, struct proto_msg *m,
+    struct auth_session *a, int timeout_ms, char *err, size_t errlen)
+{
+	int64_t deadline = monotime_ms() + timeout_ms;
+	int rc;
+
+	while ((rc = ctl_read_some(fd, rd, err, errlen)) == 0) {
 		if ((rc = wait_fd(fd, POLLIN, deadline)) != 0) {
 			if (rc == CTL_E_TIMEOUT)
 				snprintf(err, errlen, "no reply from peer "
@@ -152,8 +160,8 @@ ctl_recv(int fd, struct proto_msg *m, struct auth_session *a,
 		}
 	}
 	if (rc == 1)
-		rc = ctl_decode(&r, a, m, err, errlen);
-	proto_reader_reset(&r);
+		rc = ctl_decode(rd, a, m, err, errlen);
+	proto_reader_reset(rd);
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "codec/interval_json.h"
 #include "codec/member.h"
 #include "codec/params_json.h"
 #include "codec/proto.h"
@@ -32,6 +33,7 @@ static const char *const type_names[] = {
 	[PROTO_ERROR] = "error",
 	[PROTO_CHALLENGE] = "challenge",
 	[PROTO_AUTH] = "auth",
+	[PROTO_INTERVAL] = "interval",
 };
 
 static const char *const refusal_names[] = {
@@ -330,6 +332,13 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 			return -1;
 		}
 		return side_from_json(v, &m->side, err, errlen);
+	case PROTO_INTERVAL:
+		v = json_object_get(o, "interval");
+		if (v == NULL) {
+			snprintf(err, errlen, "member \"interval\" is missing");
+			return -1;
+		}
+		return interval_from_json(v, &m->interval, err, errlen);
 	}
 	snprintf(err, errlen, "unknown message type %d", m->type);
 	return -1;
@@ -419,6 +428,9 @@ encode_members(const struct proto_msg *m)
 	case PROTO_DONE:
 	case PROTO_RESULT:
 		return json_pack("{s:o}", "side", side_json(&m->side));
+	case PROTO_INTERVAL:
+		return json_pack("{s:o}", "interval",
+		    interval_json(&m->interval));
 	}
 	return NULL;
 }

@@ -1,7 +1,7 @@
 /*
  * report.c: the text renderers.  It owns the layout of the ttcp-style
  * lines ("gigebench-t:" for the sender, "gigebench-r:" for the receiver),
- * of the nuttcp-shaped summary line and of the interval lines.
+ * of the nuttcp-shaped summary line; the interval lines are report_iv.c's.
  *
  * It only formats a struct gb_result: the figures were computed once by
  * the measuring code, and nothing here recomputes them beyond unit
@@ -462,28 +462,5 @@ report_summary_line(FILE *fp, const struct gb_result *r, char unit)
 		fprintf(fp, " [%s]", r->prov.title);
 	if (r->prov.interrupted)
 		fputs(" (interrupted)", fp);
-	fputc('\n', fp);
-}
-
-void
-report_interval_line(FILE *fp, const struct gb_interval *iv, int is_tx,
-    char unit)
-{
-	char mb[REPORT_TOKLEN];
-	const char *label;
-	double rate;
-
-	rate = units_rate(result_mbps(iv->bytes, iv->end_s - iv->start_s) *
-	    1e6, unit, &label);
-	fprintf(fp, "%s %6.2f-%6.2f sec %11s MB %10.4f %s",
-	    report_prefix(is_tx), iv->start_s, iv->end_s,
-	    units_format_mb(iv->bytes, mb, sizeof(mb)), rate, label);
-	if (iv->has_udp && is_tx)
-		fprintf(fp, " %9" PRIu64 " dgrams", iv->datagrams);
-	else if (iv->has_udp)
-		fprintf(fp, " %9" PRIu64 " dgrams %7" PRIu64 " lost (%.2f %%) "
-		    "%.3f ms jitter", iv->datagrams, iv->lost,
-		    iv->datagrams + iv->lost > 0 ? 100.0 * (double)iv->lost /
-		    (double)(iv->datagrams + iv->lost) : 0.0, iv->jitter_ms);
 	fputc('\n', fp);
 }

@@ -20,6 +20,7 @@
 #include "base/diag.h"
 #include "base/units.h"
 #include "base/version.h"
+#include "codec/interval_json.h"
 #include "codec/member.h"
 #include "codec/side.h"
 #include "out/report.h"
@@ -180,10 +181,14 @@ report_prov_json(const struct gb_result *r)
 	return o;
 }
 
+/*
+ * This end's slices, each with the peer's slice of the same index as
+ * "peer": on the client the listener's, as its interval messages brought
+ * them; null where none came (and always on the listener).
+ */
 static json_t *
 report_intervals_json(const struct gb_result *r)
 {
-	const struct gb_interval *iv;
 	json_t *a, *o;
 	unsigned i, n;
 
@@ -191,14 +196,10 @@ report_intervals_json(const struct gb_result *r)
 		return NULL;
 	n = r->nintervals < GB_MAX_INTERVALS ? r->nintervals : GB_MAX_INTERVALS;
 	for (i = 0; i < n; i++) {
-		iv = &r->intervals[i];
-		o = json_pack("{s:f, s:f, s:I, s:f}", "start", iv->start_s,
-		    "end", iv->end_s, "bytes", member_jint(iv->bytes),
-		    "mbps", result_mbps(iv->bytes, iv->end_s - iv->start_s));
-		if (o != NULL && iv->has_udp &&
-		    json_object_update_missing_new(o, json_pack("{s:I, s:I, "
-		    "s:f}", "datagrams", member_jint(iv->datagrams), "lost",
-		    member_jint(iv->lost), "jitter_ms", iv->jitter_ms)) == -1) {
+		o = interval_json(&r->intervals[i]);
+		if (o != NULL && json_object_set_new(o, "peer",
+		    i < r->npeer_intervals ?
+		    interval_json(&r->peer_intervals[i]) : json_null()) == -1) {
 			json_decref(o);
 			o = NULL;
 		}

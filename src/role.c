@@ -29,10 +29,10 @@ role_info(const struct role_config *rc, const char *head, const char *text)
 
 void
 role_interval(const struct role_config *rc, const struct gb_interval *iv,
-    int is_tx)
+    const struct gb_interval *peer, int is_tx)
 {
 	if (rc->interval_cb != NULL)
-		rc->interval_cb(iv, is_tx, rc->arg);
+		rc->interval_cb(iv, peer, is_tx, rc->arg);
 }
 
 struct auth_session *

@@ -10,11 +10,12 @@
 #include "out/report.h"
 
 static void
-on_interval(const struct gb_interval *iv, int is_tx, void *arg)
+on_interval(const struct gb_interval *iv, const struct gb_interval *peer,
+    int is_tx, void *arg)
 {
 	const struct rolecfg_out *out = arg;
 
-	report_interval_line(out->intervals, iv, is_tx, out->unit);
+	report_interval_line(out->intervals, iv, peer, is_tx, out->unit);
 	fflush(out->intervals);
 }
 

@@ -5,7 +5,8 @@
  * sends its own back and passes both to report_cb.  Any failure ends the
  * session, never the listener; accepting connections, refusing hellos
  * and signals are server.c's, the keys, the accept and the teardown
- * server_accept.c's.
+ * server_accept.c's, the transfer's start and its -i slices sent to the
+ * client server_xfer.c's.
  *
  * The session is a state machine: every callback (control connection,
  * timer, end of the transfer) and every call from the listener (hello,
@@ -137,60 +138,6 @@ session_finish(struct session *ss)
 	if (s->cfg->once)
 		event_base_loopbreak(s->base);
 	return SS_ENDED;
-}
-
-static void
-on_xfer_done(void *arg)
-{
-	struct session_arg a = { 0 };
-
-	session_event(arg, SE_XFER_DONE, &a);
-}
-
-static void
-on_interval(const struct gb_interval *iv, int is_tx, void *arg)
-{
-	const struct session *ss = arg;
-
-	role_interval(&ss->srv->cfg->role, iv, is_tx);
-}
-
-/* Every stream is here: snapshot first, then tell the client to go. */
-static enum session_state
-session_start(struct session *ss)
-{
-	struct server *s = ss->srv;
-	struct xfer_config xc = {
-		.params = &ss->p, .is_tx = ss->is_tx, .fds = ss->fds,
-		.roots = s->cfg->role.roots, .ifname = s->cfg->role.iface,
-		.port = s->cfg->role.port,
-		.silent_ms = s->lim->silent_ms,
-		/* Whatever the client does, its test ends by these. */
-		.deadline_ms = bounds_deadline_ms(s->lim, &ss->p),
-		.stream_cap = bounds_stream_cap(&ss->p),
-		.total_cap = bounds_total_cap(s->lim, &ss->p),
-		.rate_cap = bounds_rate_cap(s->lim, &ss->p),
-		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = ss,
-		.dg_token = ss->dg_token,
-	};
-	struct proto_msg m;
-	char err[GB_ERR_LEN];
-
-	event_del(ss->timer);
-	if (session_take_slot(ss) == -1)
-		return SS_ENDED;
-	memset(&m, 0, sizeof(m));
-	m.type = PROTO_START;
-	role_prov_data(ss->result, ss->fds, ss->p.streams);
-	role_started(&s->cfg->role, ss->result);
-	if ((ss->x = xfer_start(s->base, &xc, err, sizeof(err))) == NULL)
-		return session_fail(ss, err);
-	ss->state = SS_RUNNING;		/* a failure now aborts the streams */
-	if (ctl_send(ss->ctl, &m, session_keys(ss),
-	    (int)s->lim->handshake_ms, err, sizeof(err)) != PROTO_OK)
-		return session_fail(ss, err);
-	server_log(s, 1, ss->result->peer, "test started");
-	return SS_RUNNING;
 }
 
 /* The handlers, by the events they answer. */

@@ -172,6 +172,11 @@ enum session_state	session_accept(struct session *);
  * ended.  0: it holds the slot; -1: ended.
  */
 int		 session_take_slot(struct session *);
+/*
+ * Every stream is here (server_xfer.c): take the slot, start the
+ * transfer and tell the client to go (SS_RUNNING), or fail.
+ */
+enum session_state	session_start(struct session *);
 /* A new session joins s->hs, the sessions not yet running. */
 void		 session_enlist(struct server *, struct session *);
 /*

@@ -169,11 +169,33 @@ xfer_bytes_now(const struct xfer *x)
 	return total;
 }
 
+/* The last sliver of the test into the slice before it. */
+static void
+xfer_merge_last(struct xfer *x, uint64_t total, double t)
+{
+	struct gb_interval *iv = &x->iv[x->niv - 1], tail;
+
+	iv->bytes += total - x->iv_bytes;
+	x->iv_bytes = total;
+	if (t > iv->end_s)
+		iv->end_s = t;
+	memset(&tail, 0, sizeof(tail));
+	xfer_slice_take(&x->slice, t - x->iv_start_s, &tail);
+	iv->retrans += tail.retrans;
+	if (x->p.udp) {
+		xfer_sample_udp(x, &tail);
+		iv->datagrams += tail.datagrams;
+		iv->lost += tail.lost;
+		iv->jitter_ms = tail.jitter_ms;
+	}
+}
+
 /*
  * Slices are measured against real elapsed time, not the timer's period.
  * The last one (final) ends at the last byte; when it is too short to
- * stand alone, its bytes go to the previous slice, so the slices always
- * add up to the test's bytes.
+ * stand alone (under a tenth of -i: the moments the last bytes and the
+ * FIN take), its bytes go to the previous slice, so the slices always
+ * add up to the test's bytes and no sliver shows a rate of nothing.
  */
 static void
 xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
@@ -181,14 +203,11 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	struct gb_interval *iv;
 	uint64_t total = xfer_bytes_now(x);
 	double t = ts_diff(&x->start, now);
+	double least = final ? x->p.interval_ms / 10000.0 : 0.001;
 
-	if (t - x->iv_start_s < 0.001 || x->niv >= GB_MAX_INTERVALS) {
-		if (final && x->niv > 0) {
-			iv = &x->iv[x->niv - 1];
-			iv->bytes += total - x->iv_bytes;
-			if (t > iv->end_s)
-				iv->end_s = t;
-		}
+	if (t - x->iv_start_s < least || x->niv >= GB_MAX_INTERVALS) {
+		if (final && x->niv > 0)
+			xfer_merge_last(x, total, t);
 		return;
 	}
 	iv = &x->iv[x->niv++];
@@ -198,6 +217,7 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	x->iv_bytes = total;
 	x->iv_start_s = t;
 	xfer_measure_bufs(&x->ms);
+	xfer_slice_take(&x->slice, iv->end_s - iv->start_s, iv);
 	if (x->p.udp)
 		xfer_sample_udp(x, iv);
 	if (x->interval_cb != NULL)
@@ -383,6 +403,15 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		s->io.total_cap = x->total_cap;
 		s->io.pin_cpu = xfer_measure_cpu(&x->ms, i);
 	}
+	if (x->p.interval_ms != 0) {
+		int sfd[GB_MAX_STREAMS];
+
+		for (i = 0; i < x->n; i++)
+			sfd[i] = x->s[i].fd;
+		xfer_slice_init(&x->slice, x->ms.roots, x->is_tx && !x->p.udp,
+		    sfd, x->n);
+		x->sliced = 1;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
 	for (i = 0; i < x->n; i++) {
 		s = &x->s[i];
@@ -493,6 +522,8 @@ xfer_free(struct xfer *x)
 	if (x->rate_ev != NULL)
 		event_free(x->rate_ev);
 	xfer_measure_free(&x->ms);
+	if (x->sliced)
+		xfer_slice_free(&x->slice);
 	free(x->iv);
 	free(x->s);
 	free(x);

@@ -17,6 +17,7 @@
 #include "data/stream.h"
 #include "data/xfer.h"
 #include "xfer_measure.h"
+#include "xfer_slice.h"
 
 struct stream {
 	struct xfer		*x;
@@ -63,6 +64,8 @@ struct xfer {
 	double			 iv_start_s;
 	unsigned		 niv;
 	struct gb_interval	*iv;
+	int			 sliced;	/* slice below is set */
+	struct xfer_slice	 slice;		/* -i: TCP and host by slice */
 };
 
 static inline double

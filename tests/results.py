@@ -33,10 +33,19 @@ against real listeners:
               mid-test.
   bind        (root) --cport P -P 2 binds the data connections to P and
               P + 1, with --bind-dev lo on both ends.
+  intervals   -i 0.5 with both ends: each --json interval has this end's
+              figures and the listener's slice of the same index as
+              "peer"; the sender's TCP_INFO (retransmits, cwnd, RTT,
+              rwnd/sndbuf-limited shares) wherever the sender is (the
+              client's own slices when it sends, the peer's when it
+              receives, -r); both ends' host CPU; the slices add up to
+              each end's bytes; the text lines carry the other end's
+              rate, the TCP state and both ends' host CPU; the listener's
+              own lines its end's alone.
 
     GIGEBENCH=build/gigebench python3 tests/results.py
 
-About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
+About 20 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 "N passed, M failed"; exits 1 when a check failed.
 """
 
@@ -379,6 +388,77 @@ def case_bind(tmp):
           r.why() + str(data))
 
 
+def iv_slices(doc):
+    return doc.get("intervals") or []
+
+
+def case_intervals(tmp):
+    lst = gbpeer.Listener(tmp, "--allow-reverse", out=True, probe="ss")
+    try:
+        j = gbpeer.client(lst.port, "-T", "2", "-i", "0.5", "-J")
+        t = gbpeer.client(lst.port, "-T", "1", "-i", "0.5")
+        p = subprocess.run([gbpeer.GB, "-r", gbpeer.HOST, "-p",
+                            str(lst.port), "-T", "1", "-i", "0.5", "-J"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=20)
+    finally:
+        lst.stop()
+    if not check("intervals: the tests run", j.rc == 0 and t.rc == 0 and
+                 p.returncode == 0, j.why() + t.why() + p.stderr.decode()):
+        return
+    doc = json.loads(j.out)
+    ivs = iv_slices(doc)
+    peers = [iv.get("peer") for iv in ivs]
+    check("intervals: four slices, each with the listener's of the same "
+          "index", len(ivs) == 4 and all(isinstance(x, dict) for x in peers)
+          and all(abs(x["start"] - iv["start"]) < 0.1 for x, iv in
+                  zip(peers, ivs)), json.dumps(ivs)[:600])
+    tcp = [iv.get("tcp") for iv in ivs]
+    check("intervals: the sending client's TCP_INFO by slice (cwnd and "
+          "RTT set, limited shares within 0-100 %)",
+          all(isinstance(x, dict) and x["cwnd"] > 0 and x["rtt_us"] > 0 and
+              x["retransmits"] >= 0 and
+              0 <= x["rwnd_limited_pct"] <= 100 and
+              0 <= x["sndbuf_limited_pct"] <= 100 for x in tcp) and
+          all(x.get("tcp") is None for x in peers if x), str(tcp))
+    check("intervals: both ends' host CPU by slice",
+          all(isinstance(iv.get("host_cpu"), dict) and
+              isinstance(x.get("host_cpu"), dict) and
+              0 <= x["host_cpu"]["busy_pct"] <= 100 for iv, x in
+              zip(ivs, peers) if x), json.dumps(ivs)[:600])
+    res = doc["result"]
+    check("intervals: each end's slices add up to its bytes",
+          sum(iv["bytes"] for iv in ivs) == res["sender"]["bytes"] and
+          abs(sum(x["bytes"] for x in peers if x) -
+              res["receiver"]["bytes"]) <= res["receiver"]["bytes"] / 20,
+          "%d/%d %d/%d" % (sum(iv["bytes"] for iv in ivs),
+                           res["sender"]["bytes"],
+                           sum(x["bytes"] for x in peers if x),
+                           res["receiver"]["bytes"]))
+    ivl = [l for l in lines(t.out)
+           if re.match(r"^gigebench-t: +\d+\.\d\d- *\d", l)]
+    pat = re.compile(r" MB +[\d.]+ Mbps  RX +[\d.]+ Mbps +\d+ retrans +\d+ "
+                     r"cwnd +[\d.]+ msRTT +\d+ %rwnd-lim +\d+ %sndbuf-lim  "
+                     r"host \d+/\d+ %TX \d+/\d+ %RX$")
+    check("intervals: each text line has the receiver's rate, the TCP "
+          "state and both ends' host CPU",
+          len(ivl) == 2 and all(pat.search(l) for l in ivl), "\n".join(ivl))
+    out = lines(read(lst.out))
+    own = [l for l in out if re.match(r"^gigebench-r: +\d+\.\d\d- *\d", l)]
+    check("intervals: the listener's own lines have its end alone",
+          len(own) >= 4 and all(re.search(r"Mbps  host \d+/\d+ %RX$", l)
+                                for l in own), "\n".join(own[:4]))
+    rdoc = json.loads(p.stdout.decode())
+    rivs = iv_slices(rdoc)
+    check("intervals: a receiving client's slices carry the listener's "
+          "TCP_INFO as the peer's, none of its own",
+          len(rivs) == 2 and all(iv.get("tcp") is None and
+                                 isinstance(iv.get("peer"), dict) and
+                                 isinstance(iv["peer"].get("tcp"), dict) and
+                                 iv["peer"]["tcp"]["cwnd"] > 0
+                                 for iv in rivs), json.dumps(rivs)[:600])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="gigebench-results.")
     try:
@@ -390,6 +470,7 @@ def main():
         case_interrupt(tmp)
         case_listener(tmp)
         case_bind(tmp)
+        case_intervals(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

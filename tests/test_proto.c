@@ -419,6 +419,63 @@ test_roundtrip_hello_udp(void **state)
 }
 
 static void
+interval_equal(const struct gb_interval *a, const struct gb_interval *b)
+{
+	assert_true(a->start_s == b->start_s && a->end_s == b->end_s);
+	assert_int_equal(a->bytes, b->bytes);
+	assert_int_equal(a->has_udp, b->has_udp);
+	assert_int_equal(a->datagrams, b->datagrams);
+	assert_int_equal(a->lost, b->lost);
+	assert_true(a->jitter_ms == b->jitter_ms);
+	assert_int_equal(a->has_tcp, b->has_tcp);
+	assert_int_equal(a->retrans, b->retrans);
+	assert_int_equal(a->cwnd, b->cwnd);
+	assert_int_equal(a->rtt_us, b->rtt_us);
+	assert_int_equal(a->has_limited, b->has_limited);
+	assert_true(a->rwnd_limited_pct == b->rwnd_limited_pct);
+	assert_true(a->sndbuf_limited_pct == b->sndbuf_limited_pct);
+	assert_int_equal(a->has_host, b->has_host);
+	assert_true(a->host_busy_pct == b->host_busy_pct);
+	assert_true(a->host_max_cpu_pct == b->host_max_cpu_pct);
+}
+
+/* Every member of a slice survives the wire, nulls as nulls. */
+static void
+test_roundtrip_interval(void **state)
+{
+	struct proto_msg in, out;
+	const struct gb_interval *o = &out.interval;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.type = PROTO_INTERVAL;
+	in.interval = (struct gb_interval){ .start_s = 1.5, .end_s = 2.5,
+	    .bytes = UINT64_C(123456789012), .has_tcp = 1, .retrans = 7,
+	    .cwnd = 4000000000u, .rtt_us = 321, .has_limited = 1,
+	    .rwnd_limited_pct = 12.5, .sndbuf_limited_pct = 100,
+	    .has_host = 1, .host_busy_pct = 0.25, .host_max_cpu_pct = 99.75 };
+	roundtrip(&in, &out);
+	interval_equal(o, &in.interval);
+
+	/* -u, no TCP state, no host figures. */
+	in.interval = (struct gb_interval){ .start_s = 0, .end_s = 0.1,
+	    .bytes = 1000, .has_udp = 1, .datagrams = 10, .lost = 2,
+	    .jitter_ms = 0.5 };
+	roundtrip(&in, &out);
+	interval_equal(o, &in.interval);
+	assert_false(o->has_tcp);
+	assert_false(o->has_host);
+
+	/* A kernel without the limited times. */
+	in.interval = (struct gb_interval){ .start_s = 0, .end_s = 1,
+	    .has_tcp = 1, .cwnd = 10 };
+	roundtrip(&in, &out);
+	assert_true(o->has_tcp);
+	assert_false(o->has_limited);
+	assert_string_equal(proto_type_str(PROTO_INTERVAL), "interval");
+}
+
+static void
 test_header_edges(void **state)
 {
 	static const uint32_t lens[] = {
@@ -544,6 +601,9 @@ test_reader_truncated(void **state)
 	proto_reader_reset(&r);
 	free(buf);
 }
+
+#define IV_HEAD "{\"interval\":{\"start\":0,\"end\":1,\"bytes\":10," \
+	"\"datagrams\":null,\"lost\":null,\"jitter_ms\":null,"
 
 struct bad_body {
 	int		 type;
@@ -695,6 +755,41 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_DONE, "{}", "side" },
 	{ PROTO_DONE, "{\"side\":7}", "" },
 	{ PROTO_RESULT, "{\"side\":{\"bytes\":\"many\"}}", "" },
+	/* The listener's -i slices. */
+	{ PROTO_INTERVAL, "{}", "member \"interval\" is missing" },
+	{ PROTO_INTERVAL, "{\"interval\":[]}", "not an object" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0,\"end\":1}}",
+	    "bytes is missing" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"start\":2,\"end\":1,"
+	    "\"bytes\":0}}", "end (1 s) is not after its start (2 s)" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"start\":-1,\"end\":1,"
+	    "\"bytes\":0}}", "start is negative" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0,\"end\":1,"
+	    "\"bytes\":-5}}", "bytes is negative" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null}}", "host_cpu is missing" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0,\"end\":1,"
+	    "\"bytes\":10,\"datagrams\":3,\"lost\":null,"
+	    "\"jitter_ms\":null,\"tcp\":null,\"host_cpu\":null}}",
+	    "lost is null, unlike datagrams" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":{\"retransmits\":0,\"cwnd\":-1,"
+	    "\"rtt_us\":1,\"rwnd_limited_pct\":null,"
+	    "\"sndbuf_limited_pct\":null},\"host_cpu\":null}}",
+	    "tcp.cwnd is negative" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":{\"retransmits\":0,\"cwnd\":1,"
+	    "\"rtt_us\":1,\"rwnd_limited_pct\":101,"
+	    "\"sndbuf_limited_pct\":0},\"host_cpu\":null}}",
+	    "tcp.rwnd_limited_pct is over 100" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":{\"retransmits\":0,\"cwnd\":1,"
+	    "\"rtt_us\":1,\"rwnd_limited_pct\":null,"
+	    "\"sndbuf_limited_pct\":3},\"host_cpu\":null}}",
+	    "tcp.sndbuf_limited_pct is not null, unlike "
+	    "tcp.rwnd_limited_pct" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":{"
+	    "\"busy_pct\":\"high\",\"max_cpu_busy_pct\":1}}}",
+	    "host_cpu.busy_pct is not a number" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":{"
+	    "\"busy_pct\":1,\"max_cpu_busy_pct\":100.5}}}",
+	    "host_cpu.max_cpu_busy_pct is over 100" },
 };
 
 static void
@@ -841,6 +936,7 @@ main(void)
 		cmocka_unit_test(test_roundtrip_side),
 		cmocka_unit_test(test_roundtrip_side_udp),
 		cmocka_unit_test(test_roundtrip_hello_udp),
+		cmocka_unit_test(test_roundtrip_interval),
 		cmocka_unit_test(test_header_edges),
 		cmocka_unit_test(test_reader_rejects_before_alloc),
 		cmocka_unit_test(test_reader_exact),

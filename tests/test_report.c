@@ -117,8 +117,29 @@ result_seed(void)
 		r->intervals[i].start_s = i * 10.0;
 		r->intervals[i].end_s = (i + 1) * 10.0;
 		r->intervals[i].bytes = bytes[i];
+		/* The sender's TCP state; the first slice without limits. */
+		r->intervals[i].has_tcp = 1;
+		r->intervals[i].retrans = i == 2 ? 17 : 0;
+		r->intervals[i].cwnd = 40 + 10 * i;
+		r->intervals[i].rtt_us = 120 + i;
+		r->intervals[i].has_limited = i > 0;
+		r->intervals[i].rwnd_limited_pct = i == 3 ? 37.5 : 0;
+		r->intervals[i].sndbuf_limited_pct = i == 4 ? 100 : 2.25;
+		r->intervals[i].has_host = i != 1;
+		r->intervals[i].host_busy_pct = 30.5 + i;
+		r->intervals[i].host_max_cpu_pct = 61 + i;
+		/* The listener's, a little later; its last never came. */
+		if (i == 5)
+			continue;
+		r->peer_intervals[i].start_s = i * 10.0 + 0.0004;
+		r->peer_intervals[i].end_s = (i + 1) * 10.0 + 0.0004;
+		r->peer_intervals[i].bytes = bytes[i] - 1000 * i;
+		r->peer_intervals[i].has_host = i != 3;
+		r->peer_intervals[i].host_busy_pct = 40.25;
+		r->peer_intervals[i].host_max_cpu_pct = 99.5;
 	}
 	r->nintervals = 6;
+	r->npeer_intervals = 5;
 	return r;
 }
 
@@ -301,7 +322,9 @@ render_with_intervals(const struct gb_result *r, char unit)
 
 	assert_non_null(fp = open_memstream(&buf, &len));
 	for (i = 0; i < r->nintervals; i++)
-		report_interval_line(fp, &r->intervals[i], 1, unit);
+		report_interval_line(fp, &r->intervals[i],
+		    i < r->npeer_intervals ? &r->peer_intervals[i] : NULL,
+		    r->local_is_sender, unit);
 	report_text(fp, r, &st);
 	assert_int_equal(fclose(fp), 0);
 	return buf;
@@ -443,15 +466,74 @@ test_interval_line(void **state)
 
 	(void)state;
 	assert_non_null(fp = open_memstream(&buf, &len));
-	report_interval_line(fp, &iv, 1, 'm');
-	report_interval_line(fp, &iv, 0, 'G');
+	report_interval_line(fp, &iv, NULL, 1, 'm');
+	report_interval_line(fp, &iv, NULL, 0, 'G');
 	iv.end_s = 1.0;		/* an empty slice: no rate, no crash */
-	report_interval_line(fp, &iv, 0, 'm');
+	report_interval_line(fp, &iv, NULL, 0, 'm');
 	assert_int_equal(fclose(fp), 0);
 	assert_string_equal(buf,
 	    "gigebench-t:   1.00-  2.00 sec   1123.4567 MB  9424.2379 Mbps\n"
 	    "gigebench-r:   1.00-  2.00 sec   1123.4567 MB     1.0971 GB/sec\n"
 	    "gigebench-r:   1.00-  1.00 sec   1123.4567 MB     0.0000 Mbps\n");
+	free(buf);
+}
+
+/*
+ * Both ends' slices on the client: the peer's rate, the sender's TCP
+ * state wherever the sender is, each end's host CPU, -u's losses from
+ * the receiver; a listener's line has its own end only.
+ */
+static void
+test_interval_line_ends(void **state)
+{
+	struct gb_interval tx = { .start_s = 1.0, .end_s = 2.0,
+	    .bytes = 125000000, .has_tcp = 1, .retrans = 3, .cwnd = 412,
+	    .rtt_us = 450, .has_limited = 1, .rwnd_limited_pct = 12.4,
+	    .sndbuf_limited_pct = 0.4, .has_host = 1, .host_busy_pct = 51.2,
+	    .host_max_cpu_pct = 98 };
+	struct gb_interval rx = { .start_s = 1.001, .end_s = 2.001,
+	    .bytes = 124875000 };
+	struct gb_interval utx = { .start_s = 0, .end_s = 1,
+	    .bytes = 1000000, .has_udp = 1, .datagrams = 1000 };
+	struct gb_interval urx = { .start_s = 0, .end_s = 1,
+	    .bytes = 990000, .has_udp = 1, .datagrams = 990, .lost = 10,
+	    .jitter_ms = 0.0125, .has_host = 1, .host_busy_pct = 7,
+	    .host_max_cpu_pct = 13.5 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_interval_line(fp, &tx, &rx, 1, 'm');	/* client sends */
+	report_interval_line(fp, &rx, &tx, 0, 'm');	/* client receives */
+	report_interval_line(fp, &tx, NULL, 1, 'm');	/* listener sends */
+	tx.has_limited = 0;
+	tx.has_host = 0;
+	report_interval_line(fp, &tx, &urx, 1, 'm');	/* old kernel */
+	report_interval_line(fp, &utx, &urx, 1, 'm');	/* -u */
+	report_interval_line(fp, &urx, NULL, 0, 'm');
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf,
+	    "gigebench-t:   1.00-  2.00 sec    119.2093 MB  1000.0000 Mbps"
+	    "  RX   999.0000 Mbps      3 retrans    412 cwnd    0.45 msRTT"
+	    "   12 %rwnd-lim    0 %sndbuf-lim  host 51/98 %TX - %RX\n"
+	    "gigebench-r:   1.00-  2.00 sec    119.0901 MB   999.0000 Mbps"
+	    "  TX  1000.0000 Mbps      3 retrans    412 cwnd    0.45 msRTT"
+	    "   12 %rwnd-lim    0 %sndbuf-lim  host 51/98 %TX - %RX\n"
+	    "gigebench-t:   1.00-  2.00 sec    119.2093 MB  1000.0000 Mbps"
+	    "      3 retrans    412 cwnd    0.45 msRTT   12 %rwnd-lim    0"
+	    " %sndbuf-lim  host 51/98 %TX\n"
+	    "gigebench-t:   1.00-  2.00 sec    119.2093 MB  1000.0000 Mbps"
+	    "  RX     7.9200 Mbps       990 dgrams      10 lost (1.00 %)"
+	    " 0.013 ms jitter      3 retrans    412 cwnd    0.45 msRTT"
+	    "  host - %TX 7/14 %RX\n"
+	    "gigebench-t:   0.00-  1.00 sec      0.9537 MB     8.0000 Mbps"
+	    "  RX     7.9200 Mbps      1000 dgrams      10 lost (1.00 %)"
+	    " 0.013 ms jitter  host - %TX 7/14 %RX\n"
+	    "gigebench-r:   0.00-  1.00 sec      0.9441 MB     7.9200 Mbps"
+	    "       990 dgrams      10 lost (1.00 %) 0.013 ms jitter"
+	    "  host 7/14 %RX\n");
 	free(buf);
 }
 
@@ -774,6 +856,7 @@ main(void)
 		cmocka_unit_test(test_result_figures),
 		cmocka_unit_test(test_summary_seed),
 		cmocka_unit_test(test_interval_line),
+		cmocka_unit_test(test_interval_line_ends),
 		cmocka_unit_test(test_text_seed),
 		cmocka_unit_test(test_text_loopback),
 		cmocka_unit_test(test_text_verbose),

@@ -283,6 +283,23 @@ struct gb_interval {
 	uint64_t	datagrams;
 	uint64_t	lost;		/* receiver: new gaps in the seqs */
 	double		jitter_ms;	/* receiver: at the slice's end */
+	/*
+	 * The sending end's TCP_INFO, summed over its streams: retransmits
+	 * in the slice, cwnd and the mean RTT at its end, and the share of
+	 * the slice (of all streams' time) that the peer's window and the
+	 * send buffer held the sender back (kernel 4.10+: has_limited).
+	 */
+	int		has_tcp;
+	uint32_t	retrans;
+	uint32_t	cwnd;		/* segments */
+	uint32_t	rtt_us;
+	int		has_limited;
+	double		rwnd_limited_pct;
+	double		sndbuf_limited_pct;
+	/* This end's host CPU over the slice: all CPUs, the busiest one. */
+	int		has_host;
+	double		host_busy_pct;
+	double		host_max_cpu_pct;
 };
 
 /* "198.18.0.1:5001", "[2001:db8::1]:5001": one connection's two ends. */
@@ -324,6 +341,12 @@ struct gb_result {
 	struct gb_finding	findings[GB_MAX_FINDINGS];
 	unsigned		nintervals;
 	struct gb_interval	intervals[GB_MAX_INTERVALS];
+	/*
+	 * The client only: the listener's own slices, as its interval
+	 * messages brought them, by the same index as this end's.
+	 */
+	unsigned		npeer_intervals;
+	struct gb_interval	peer_intervals[GB_MAX_INTERVALS];
 };
 
 /* Derived figures, computed once after both sides are known. */

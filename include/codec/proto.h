@@ -16,6 +16,7 @@
  *	C->L hello {program, version, params}   L->C accept {token} | refuse
  *	C->L data {token, stream}  on each data connection, then payload
  *	L->C start {}                           both sides move data
+ *	                    L->C interval {interval}, each -i slice
  *	C->L done {side}                        L->C result {side}
  *	either: error {message}
  *
@@ -55,7 +56,8 @@ enum proto_type {
 	PROTO_ERROR,
 	PROTO_CHALLENGE,
 	PROTO_AUTH,
-	PROTO_TYPE_MAX = PROTO_AUTH
+	PROTO_INTERVAL,
+	PROTO_TYPE_MAX = PROTO_INTERVAL
 };
 
 /* Why a header was rejected; the reader stops at the first. */
@@ -97,6 +99,7 @@ struct proto_msg {
 	int			refusal;		/* refuse */
 	char			message[256];		/* refuse, error */
 	struct gb_side		side;			/* done, result */
+	struct gb_interval	interval;		/* interval */
 };
 
 /* Incremental reader: feed bytes, at most proto_reader_want() at a time. */

@@ -34,9 +34,12 @@ void	report_text(FILE *, const struct gb_result *,
 	    const struct report_style *);
 /* The nuttcp-shaped one-line summary, newline included. */
 void	report_summary_line(FILE *, const struct gb_result *, char unit);
-/* One interval line, printed while the test runs. */
-void	report_interval_line(FILE *, const struct gb_interval *, int is_tx,
-	    char unit);
+/*
+ * One interval line, printed while the test runs: this end's slice and,
+ * on the client, the listener's of the same index (NULL: none).
+ */
+void	report_interval_line(FILE *, const struct gb_interval *,
+	    const struct gb_interval *peer, int is_tx, char unit);
 
 /* --json's params member.  A side is codec/side.h's side_json(). */
 json_t	*report_params_json(const struct gb_params *);

@@ -36,9 +36,13 @@ struct role_config {
 	 */
 	void				(*start_cb)(const struct gb_result *,
 					    void *arg);
-	/* Each interval while a test runs; NULL: none. */
+	/*
+	 * Each interval while a test runs, with the peer's of the same
+	 * index when it has come (the client; else NULL); NULL: none.
+	 */
 	void				(*interval_cb)(
 					    const struct gb_interval *,
+					    const struct gb_interval *peer,
 					    int is_tx, void *arg);
 	/* One log line, "HEAD: TEXT" (head may be NULL); NULL: none. */
 	void				(*log_cb)(const char *head,
@@ -54,7 +58,7 @@ void	role_info(const struct role_config *, const char *head,
 	    const char *text);
 /* Pass one interval to the caller's callback (none is fine). */
 void	role_interval(const struct role_config *, const struct gb_interval *,
-	    int is_tx);
+	    const struct gb_interval *peer, int is_tx);
 /*
  * A test's provenance as this end starts it: the build, the title and
  * command line, the control connection's ends, and the version the

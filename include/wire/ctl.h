@@ -36,6 +36,12 @@ void	ctl_send_simple(int fd, int type, int refusal, const char *text);
 int	ctl_recv(int fd, struct proto_msg *, struct auth_session *a,
 	    int timeout_ms, char *err, size_t errlen);
 /*
+ * The same, going on with what reader r holds of a message so far (one
+ * that an event loop fed with ctl_read_some()); r is reset after.
+ */
+int	ctl_recv_from(int fd, struct proto_reader *r, struct proto_msg *,
+	    struct auth_session *a, int timeout_ms, char *err, size_t errlen);
+/*
  * Decode the complete message in r.  With a, it must be sealed and its tag
  * right (PROTO_E_AUTH otherwise), except a refusal: a listener that cannot
  * check the client's key cannot seal, and a refusal only ends the test.

@@ -1,0 +1,172 @@
+/*
+ * client_ctl.c: the connecting side's control conversation
+ * (client_state.h): messages sent and awaited with deadlines (ctl.c),
+ * what a refusal or an error from the listener means as an exit status,
+ * and the listener's -i slices, which may come before any awaited
+ * message once the transfer runs, paired with ours into the lines.
+ */
+#include <stdio.h>
+
+#include "base/monotime.h"
+#include "client_state.h"
+#include "run/role.h"
+#include "wire/ctl.h"
+
+void
+client_trace(const struct client *c, const char *what, const char *detail)
+{
+	if (detail != NULL)
+		role_log(&c->cfg->role, 2, what, detail);
+	else
+		role_log(&c->cfg->role, 2, NULL, what);
+}
+
+/*
+ * A refusal, a header from another program or version, or a message that
+ * fails authentication: exit 3.
+ */
+static int
+status_of(int rc)
+{
+	return rc == PROTO_E_MAGIC || rc == PROTO_E_VERSION ||
+	    rc == PROTO_E_AUTH ? CLIENT_REFUSED : CLIENT_FAILED;
+}
+
+struct auth_session *
+client_keys(struct client *c)
+{
+	return role_keys(&c->auth, c->authed);
+}
+
+/*
+ * -i: the interval lines that can be printed.  Line k waits for the
+ * listener's slice k, which comes over the control connection a moment
+ * after ours; once our next slice is in (or the test is over: final) it
+ * is printed with whatever has come.
+ */
+static void
+show_intervals(struct client *c, int final)
+{
+	const struct gb_result *r = c->r;
+	unsigned k;
+
+	while ((k = c->shown) < r->nintervals) {
+		if (k >= r->npeer_intervals && !final && k + 1 >= r->nintervals)
+			return;
+		role_interval(&c->cfg->role, &r->intervals[k],
+		    k < r->npeer_intervals ? &r->peer_intervals[k] : NULL,
+		    c->is_tx);
+		c->shown++;
+	}
+}
+
+void
+client_peer_interval(struct client *c, const struct gb_interval *iv)
+{
+	struct gb_result *r = c->r;
+
+	if (r->npeer_intervals < GB_MAX_INTERVALS)
+		r->peer_intervals[r->npeer_intervals++] = *iv;
+	show_intervals(c, 0);
+}
+
+void
+client_local_interval(struct client *c, const struct gb_interval *iv)
+{
+	struct gb_result *r = c->r;
+
+	if (r->nintervals < GB_MAX_INTERVALS)
+		r->intervals[r->nintervals++] = *iv;
+	show_intervals(c, 0);
+}
+
+void
+client_flush_intervals(struct client *c)
+{
+	show_intervals(c, 1);
+}
+
+/*
+ * The next message but the listener's interval messages, which may come
+ * before any other once the transfer runs: those are taken as they come.
+ */
+int
+client_recv(struct client *c, struct proto_msg *m, int timeout_ms, char *sub,
+    size_t sublen)
+{
+	int64_t deadline = monotime_ms() + timeout_ms;
+	int rc;
+
+	for (;;) {
+		rc = ctl_recv_from(c->ctl, &c->rd, m, client_keys(c), timeout_ms,
+		    sub, sublen);
+		if (rc != PROTO_OK || m->type != PROTO_INTERVAL)
+			return rc;
+		client_peer_interval(c, &m->interval);
+		if ((timeout_ms = (int)(deadline - monotime_ms())) < 0)
+			timeout_ms = 0;
+	}
+}
+
+int
+client_expect(struct client *c, int type, struct proto_msg *m, int timeout_ms,
+    char *err, size_t errlen)
+{
+	char sub[GB_ERR_LEN];
+	int rc;
+
+	rc = client_recv(c, m, timeout_ms, sub, sizeof(sub));
+	if (rc == CTL_E_TIMEOUT && !c->heard) {
+		/* It took the connection and the hello and said nothing. */
+		snprintf(err, errlen, "no reply from %s:%u in %g s: is a "
+		    "gigebench listener running there? (a classic ttcp "
+		    "receiver needs --ttcp)", c->cfg->host,
+		    (unsigned)c->cfg->role.port, timeout_ms / 1000.0);
+		return CLIENT_REFUSED;
+	}
+	if (rc != PROTO_OK) {
+		snprintf(err, errlen, "waiting for %s from %s: %s",
+		    proto_type_str(type), c->cfg->host, sub);
+		return status_of(rc);
+	}
+	c->heard = 1;
+	client_trace(c, "received", proto_type_str(m->type));
+	if (m->type == PROTO_REFUSE) {
+		snprintf(err, errlen, "refused by %s (%s): %s",
+		    c->cfg->host, proto_refusal_str(m->refusal),
+		    m->message);
+		return CLIENT_REFUSED;
+	}
+	if (m->type == PROTO_ERROR) {
+		snprintf(err, errlen, "error from %s: %s",
+		    c->cfg->host, m->message);
+		return CLIENT_FAILED;
+	}
+	if (m->type == PROTO_CHALLENGE && type != PROTO_CHALLENGE) {
+		snprintf(err, errlen, "%s wants a pre-shared key: run with "
+		    "--psk FILE", c->cfg->host);
+		return CLIENT_REFUSED;
+	}
+	if (m->type != type) {
+		snprintf(err, errlen, "protocol error: %s sent %s, expected %s",
+		    c->cfg->host, proto_type_str(m->type),
+		    proto_type_str(type));
+		return CLIENT_FAILED;
+	}
+	return CLIENT_OK;
+}
+
+int
+client_send(struct client *c, struct proto_msg *m, int fd, char *err,
+    size_t errlen)
+{
+	char sub[GB_ERR_LEN];
+
+	client_trace(c, "sending", proto_type_str(m->type));
+	if (ctl_send(fd, m, fd == c->ctl ? client_keys(c) : NULL, GB_HANDSHAKE_MS,
+	    sub, sizeof(sub)) != PROTO_OK) {
+		snprintf(err, errlen, "%s: %s", c->cfg->host, sub);
+		return CLIENT_FAILED;
+	}
+	return CLIENT_OK;
+}

@@ -1,0 +1,149 @@
+/*
+ * interval_json.c: a -i slice to JSON and back (codec/interval_json.h),
+ * with the side decoder's member readers (side_member.h): a member is a
+ * value or a null as its group's first one is, named by its path.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "codec/interval_json.h"
+#include "codec/member.h"
+#include "side_member.h"
+
+static json_t *
+real_or_null(int has, double v)
+{
+	return has ? json_real(v) : json_null();
+}
+
+static json_t *
+interval_tcp_json(const struct gb_interval *iv)
+{
+	if (!iv->has_tcp)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:o, s:o}",
+	    "retransmits", (json_int_t)iv->retrans,
+	    "cwnd", (json_int_t)iv->cwnd, "rtt_us", (json_int_t)iv->rtt_us,
+	    "rwnd_limited_pct", real_or_null(iv->has_limited,
+	    iv->rwnd_limited_pct),
+	    "sndbuf_limited_pct", real_or_null(iv->has_limited,
+	    iv->sndbuf_limited_pct));
+}
+
+static json_t *
+interval_host_json(const struct gb_interval *iv)
+{
+	if (!iv->has_host)
+		return json_null();
+	return json_pack("{s:f, s:f}", "busy_pct", iv->host_busy_pct,
+	    "max_cpu_busy_pct", iv->host_max_cpu_pct);
+}
+
+json_t *
+interval_json(const struct gb_interval *iv)
+{
+	return json_pack("{s:f, s:f, s:I, s:f, s:o, s:o, s:o, s:o, s:o}",
+	    "start", iv->start_s, "end", iv->end_s,
+	    "bytes", member_jint(iv->bytes),
+	    "mbps", result_mbps(iv->bytes, iv->end_s - iv->start_s),
+	    "datagrams", member_uint_or_null(iv->has_udp, iv->datagrams),
+	    "lost", member_uint_or_null(iv->has_udp, iv->lost),
+	    "jitter_ms", real_or_null(iv->has_udp, iv->jitter_ms),
+	    "tcp", interval_tcp_json(iv), "host_cpu", interval_host_json(iv));
+}
+
+static int
+interval_in_tcp(struct side_in *in, const json_t *j, struct gb_interval *iv)
+{
+	const json_t *o;
+	int y = SIDE_WANT_VALUE, rc;
+
+	if ((rc = side_member_object(in, j, "tcp", SIDE_WANT_ANY, &o)) != 1)
+		return rc;
+	iv->has_tcp = 1;
+	if (side_member_u32(in, o, "retransmits", y, &iv->retrans) == -1 ||
+	    side_member_u32(in, o, "cwnd", y, &iv->cwnd) == -1 ||
+	    side_member_u32(in, o, "rtt_us", y, &iv->rtt_us) == -1 ||
+	    (rc = side_member_real(in, o, "rwnd_limited_pct", SIDE_WANT_ANY,
+	    &iv->rwnd_limited_pct)) == -1)
+		return -1;
+	in->leader = "tcp.rwnd_limited_pct";
+	if (side_member_real(in, o, "sndbuf_limited_pct", rc,
+	    &iv->sndbuf_limited_pct) == -1)
+		return -1;
+	iv->has_limited = rc;
+	if (iv->rwnd_limited_pct > 100 || iv->sndbuf_limited_pct > 100)
+		return side_member_fail(in, iv->rwnd_limited_pct > 100 ?
+		    "rwnd_limited_pct" : "sndbuf_limited_pct",
+		    "is over 100");
+	return 1;
+}
+
+static int
+interval_in_host(struct side_in *in, const json_t *j, struct gb_interval *iv)
+{
+	const json_t *o;
+	int y = SIDE_WANT_VALUE, rc;
+
+	if ((rc = side_member_object(in, j, "host_cpu", SIDE_WANT_ANY,
+	    &o)) != 1)
+		return rc;
+	iv->has_host = 1;
+	if (side_member_real(in, o, "busy_pct", y, &iv->host_busy_pct) == -1 ||
+	    side_member_real(in, o, "max_cpu_busy_pct", y,
+	    &iv->host_max_cpu_pct) == -1)
+		return -1;
+	if (iv->host_busy_pct > 100 || iv->host_max_cpu_pct > 100)
+		return side_member_fail(in, iv->host_busy_pct > 100 ?
+		    "busy_pct" : "max_cpu_busy_pct", "is over 100");
+	return 1;
+}
+
+static int
+interval_in_udp(struct side_in *in, const json_t *j, struct gb_interval *iv)
+{
+	int rc;
+
+	in->obj = "";
+	in->leader = NULL;
+	if ((rc = side_member_uint(in, j, "datagrams", UINT64_MAX,
+	    SIDE_WANT_ANY, &iv->datagrams)) == -1)
+		return -1;
+	in->leader = "datagrams";
+	if (side_member_uint(in, j, "lost", UINT64_MAX, rc, &iv->lost) == -1 ||
+	    side_member_real(in, j, "jitter_ms", rc, &iv->jitter_ms) == -1)
+		return -1;
+	iv->has_udp = rc;
+	return 0;
+}
+
+int
+interval_from_json(const json_t *j, struct gb_interval *iv, char *err,
+    size_t errlen)
+{
+	struct side_in in = { "", NULL, err, errlen };
+	int y = SIDE_WANT_VALUE;
+
+	memset(iv, 0, sizeof(*iv));
+	if (!json_is_object(j)) {
+		snprintf(err, errlen, "the interval is not an object");
+		return -1;
+	}
+	if (side_member_real(&in, j, "start", y, &iv->start_s) == -1 ||
+	    side_member_real(&in, j, "end", y, &iv->end_s) == -1 ||
+	    side_member_uint(&in, j, "bytes", UINT64_MAX, y, &iv->bytes) == -1)
+		return -1;
+	if (iv->end_s <= iv->start_s) {
+		snprintf(err, errlen, "the interval's end (%g s) is not after "
+		    "its start (%g s)", iv->end_s, iv->start_s);
+		return -1;
+	}
+	if (interval_in_udp(&in, j, iv) == -1 ||
+	    interval_in_tcp(&in, j, iv) == -1 ||
+	    interval_in_host(&in, j, iv) == -1)
+		return -1;
+	return 0;
+}

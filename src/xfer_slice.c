@@ -1,0 +1,116 @@
+/*
+ * xfer_slice.c: each -i slice's TCP state and host CPU on this end
+ * (xfer_slice.h).  TCP_INFO's counters only grow, so a slice's
+ * retransmits and limited times are the differences of the sums over
+ * the streams; cwnd and RTT are the values at the slice's end.  A file
+ * or a socket option that cannot be read leaves its figures unknown
+ * (has_tcp, has_host 0), never the test failed.
+ */
+#include <string.h>
+
+#include "host/tcpinfo.h"
+#include "xfer_slice.h"
+
+static void
+slice_tcp_now(const struct xfer_slice *sl, struct gb_tcp *t)
+{
+	struct tcpinfo_sample s[GB_MAX_STREAMS];
+	unsigned i;
+
+	memset(s, 0, sizeof(s));
+	for (i = 0; i < sl->n; i++)
+		if (tcpinfo_read(sl->fds[i], &s[i]) == -1)
+			s[i].ok = 0;
+	tcpinfo_sum(s, sl->n, t);
+}
+
+void
+xfer_slice_init(struct xfer_slice *sl, const struct hoststat_roots *roots,
+    int tcp, const int *fds, unsigned n)
+{
+	char err[GB_ERR_LEN];
+
+	memset(sl, 0, sizeof(*sl));
+	sl->procfs = roots != NULL ? roots->procfs : "/proc";
+	sl->tcp = tcp;
+	sl->n = n < GB_MAX_STREAMS ? n : GB_MAX_STREAMS;
+	memcpy(sl->fds, fds, sl->n * sizeof(*fds));
+	cpustat_init(&sl->cpu);
+	if (cpustat_read(sl->procfs, &sl->cpu, err, sizeof(err)) == -1)
+		sl->cpu.has = 0;
+	if (sl->tcp)
+		slice_tcp_now(sl, &sl->last);
+}
+
+/* The share of the slice's stream time, in %, that us of it were. */
+static double
+slice_pct(uint64_t us, double slice_s, unsigned streams)
+{
+	double pct;
+
+	if (slice_s <= 0 || streams == 0)
+		return 0;
+	pct = 100.0 * (double)us / (slice_s * 1e6 * streams);
+	return pct > 100 ? 100 : pct;
+}
+
+static void
+slice_tcp(struct xfer_slice *sl, double slice_s, struct gb_interval *iv)
+{
+	struct gb_tcp now;
+
+	slice_tcp_now(sl, &now);
+	if (!now.has || !sl->last.has) {
+		sl->last = now;
+		return;
+	}
+	iv->has_tcp = 1;
+	iv->retrans = now.retransmits >= sl->last.retransmits ?
+	    now.retransmits - sl->last.retransmits : 0;
+	iv->cwnd = now.cwnd;
+	iv->rtt_us = now.rtt_us;
+	if (now.has_limited && sl->last.has_limited) {
+		iv->has_limited = 1;
+		iv->rwnd_limited_pct = slice_pct(now.rwnd_limited_us -
+		    sl->last.rwnd_limited_us, slice_s, sl->n);
+		iv->sndbuf_limited_pct = slice_pct(now.sndbuf_limited_us -
+		    sl->last.sndbuf_limited_us, slice_s, sl->n);
+	}
+	sl->last = now;
+}
+
+static void
+slice_host(struct xfer_slice *sl, struct gb_interval *iv)
+{
+	struct cpustat now;
+	struct gb_host_cpu hc;
+	char err[GB_ERR_LEN];
+
+	cpustat_init(&now);
+	if (cpustat_read(sl->procfs, &now, err, sizeof(err)) == -1)
+		now.has = 0;
+	if (now.has && sl->cpu.has) {
+		cpustat_diff(&sl->cpu, &now, &hc);
+		if (hc.has) {
+			iv->has_host = 1;
+			iv->host_busy_pct = hc.busy_pct;
+			iv->host_max_cpu_pct = hc.max_cpu_busy_pct;
+		}
+	}
+	cpustat_free(&sl->cpu);
+	sl->cpu = now;
+}
+
+void
+xfer_slice_take(struct xfer_slice *sl, double slice_s, struct gb_interval *iv)
+{
+	if (sl->tcp)
+		slice_tcp(sl, slice_s, iv);
+	slice_host(sl, iv);
+}
+
+void
+xfer_slice_free(struct xfer_slice *sl)
+{
+	cpustat_free(&sl->cpu);
+}
