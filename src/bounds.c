@@ -76,12 +76,15 @@ static int
 check_duration(const struct gb_bounds *l, const struct gb_params *p,
     char *err, size_t errlen)
 {
+	uint64_t ms = (uint64_t)p->duration_ms + p->omit_ms;
+
 	/* -n alone asks for the longest duration: it is cut, not refused. */
-	if (p->duration_ms <= l->max_duration_ms || (p->nbuf != 0 &&
+	if (ms <= l->max_duration_ms || (p->nbuf != 0 &&
 	    p->duration_ms == GB_MAX_DURATION_MS))
 		return 0;
-	snprintf(err, errlen, "the test asks for %g s; this listener allows "
-	    "at most %g s (its --max-duration)", p->duration_ms / 1000.0,
+	snprintf(err, errlen, "the test asks for %g s%s; this listener allows "
+	    "at most %g s (its --max-duration)", ms / 1000.0,
+	    p->omit_ms != 0 ? " with --omit" : "",
 	    l->max_duration_ms / 1000.0);
 	return -1;
 }
@@ -231,7 +234,7 @@ bounds_apply(const struct gb_bounds *l, struct gb_params *p)
 uint64_t
 bounds_deadline_ms(const struct gb_bounds *l, const struct gb_params *p)
 {
-	uint64_t ms = p->duration_ms;
+	uint64_t ms = (uint64_t)p->duration_ms + p->omit_ms;
 
 	if (ms > l->max_duration_ms)
 		ms = l->max_duration_ms;

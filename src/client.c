@@ -276,6 +276,14 @@ on_interval(const struct gb_interval *iv, int is_tx, void *arg)
 	client_local_interval(arg, iv);
 }
 
+static void
+on_progress(const struct gb_progress *pg, void *arg)
+{
+	const struct client *c = arg;
+
+	c->cfg->role.progress_cb(pg, c->cfg->role.arg);
+}
+
 /*
  * The listener speaks during the transfer to send its -i slices and to
  * report an error; anything else ends the test.
@@ -355,6 +363,8 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		.port = c->cfg->role.port,
 		.silent_ms = c->cfg->role.bounds->silent_ms,
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = c,
+		.progress_cb = c->cfg->role.progress_cb != NULL ? on_progress :
+		    NULL,
 		.dg_token = c->dg_token,
 	};
 	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;

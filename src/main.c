@@ -106,7 +106,10 @@ print_error(const struct gb_opts *o, const char *text, int code)
 	if (doc != NULL && code != EXIT_USAGE)
 		json_object_set_new(doc, "params",
 		    report_params_json(&o->params));
-	report_json_print(stdout, doc);
+	if (o->json_stream)
+		report_json_line(stdout, report_end_event(doc, 1));
+	else
+		report_json_print(stdout, doc);
 }
 
 static void
@@ -122,7 +125,9 @@ render(const struct gb_result *r, void *arg)
 
 	FILE *f = out->report != NULL ? out->report : stdout;
 
-	if (o->json)
+	if (o->json_stream)
+		report_json_line(f, report_end_event(report_json(r), 0));
+	else if (o->json)
 		report_json_print(f, report_json(r));
 	else
 		report_text(f, r, &st);
@@ -147,6 +152,10 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
 {
 	struct rolecfg_out lines = {
 		.intervals = o->json || o->quiet ? NULL : stdout,
+		.events = o->json_stream ? stdout : NULL,
+		/* -i lines show the progress themselves. */
+		.progress = !o->json && !o->quiet && !o->no_progress &&
+		    o->params.interval_ms == 0 && isatty(STDERR_FILENO),
 	};
 	struct client_config cfg;
 	struct output out = { .opts = o };

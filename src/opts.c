@@ -60,6 +60,7 @@ static const struct option opts_long[] = {
 	{ "ipv4",	no_argument,		NULL,	'4' },
 	{ "ipv6",	no_argument,		NULL,	'6' },
 	{ "json",	no_argument,		NULL,	'J' },
+	{ "json-stream", no_argument,		NULL,	OPT_JSON_STREAM },
 	{ "length",	required_argument,	NULL,	'l' },
 	{ "link-rate",	required_argument,	NULL,	OPT_LINK_RATE },
 	{ "max-bytes",	required_argument,	NULL,	OPT_LIMIT },
@@ -72,7 +73,9 @@ static const struct option opts_long[] = {
 	{ "max-streams", required_argument,	NULL,	OPT_LIMIT },
 	{ "mss",	required_argument,	NULL,	'M' },
 	{ "mtu",	required_argument,	NULL,	OPT_MTU },
+	{ "no-progress", no_argument,		NULL,	OPT_NO_PROGRESS },
 	{ "nodelay",	no_argument,		NULL,	'D' },
+	{ "omit",	required_argument,	NULL,	OPT_OMIT },
 	{ "once",	no_argument,		NULL,	'1' },
 	{ "parallel",	required_argument,	NULL,	'P' },
 	{ "plot",	required_argument,	NULL,	OPT_PLOT },
@@ -277,6 +280,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_LINK_RATE, OPT_CONFIDENCE, OPT_CSV, OPT_MTU, OPT_PLOT,
 		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
 		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
+		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM,
 	};
 	size_t i, len = strlen(st->client_only);
 
@@ -464,6 +468,12 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		break;
 	case OPT_CAPTURE:
 		o->params.capture = 1;
+		break;
+	case OPT_NO_PROGRESS:
+		o->no_progress = 1;
+		break;
+	case OPT_JSON_STREAM:
+		o->json = o->json_stream = 1;
 		break;
 	case OPT_FORCE_BUFS:
 		o->params.force_bufs = 1;

@@ -99,6 +99,28 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 	return OPTS_OK;
 }
 
+/*
+ * --cport N: stream i binds N + i, within the ports.  --json-stream
+ * follows one test, not the many of a sweep.
+ */
+static int
+opts_stream_check(const struct gb_opts *o, struct opts_state *st)
+{
+	if (o->cport != 0 && (uint32_t)o->cport + o->params.streams - 1 >
+	    65535) {
+		snprintf(st->name, sizeof(st->name), "--cport");
+		return opts_error(st, "port %u with -P %u needs ports past "
+		    "65535", (unsigned)o->cport, o->params.streams);
+	}
+	if (!o->json_stream || (o->sweep.naxes == 0 && o->repeat <= 1 &&
+	    o->conf_level == 0 && o->csv_path == NULL && o->plot_path == NULL))
+		return OPTS_OK;
+	snprintf(st->name, sizeof(st->name), "--json-stream");
+	return opts_error(st, "follows one test: a sweep, --repeat, "
+	    "--confidence, --csv or --plot runs many (their --json has every "
+	    "run)");
+}
+
 /* The combinations, once the whole line is known. */
 int
 opts_check(struct gb_opts *o, struct opts_state *st)
@@ -130,6 +152,8 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "cannot be used with -4");
 	}
 
+	if (opts_stream_check(o, st) == OPTS_ERROR)
+		return OPTS_ERROR;
 	if (p->mtu != 0 && sweep_has(&o->sweep, SWEEP_MTU)) {
 		snprintf(st->name, sizeof(st->name), "--mtu");
 		return opts_error(st, "cannot be used with --sweep mtu=...");
@@ -149,12 +173,6 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 		snprintf(st->name, sizeof(st->name), "%s", st->listener_only);
 		return opts_error(st, "only a listener takes it (no host): %s",
 		    o->host);
-	}
-	/* --cport N: stream i binds N + i. */
-	if (o->cport != 0 && (uint32_t)o->cport + p->streams - 1 > 65535) {
-		snprintf(st->name, sizeof(st->name), "--cport");
-		return opts_error(st, "port %u with -P %u needs ports past "
-		    "65535", (unsigned)o->cport, p->streams);
 	}
 	p->direction = st->rflag && o->host != NULL ?
 	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;

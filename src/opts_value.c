@@ -52,6 +52,7 @@ static const struct opts_param {
 	{ OPT_FQ_RATE, PF_FQ_RATE, SYN_PACING, "pacing rate" },
 	{ OPT_LINK_RATE, PF_LINK_MBPS, SYN_MBPS, "link rate" },
 	{ OPT_MTU, PF_MTU, SYN_COUNT, "MTU" },
+	{ OPT_OMIT, PF_OMIT_MS, SYN_SECONDS, "omitted time" },
 	{ OPT_RCVBUF, PF_RCVBUF, SYN_SIZE, "receive buffer size" },
 	{ OPT_SNDBUF, PF_SNDBUF, SYN_SIZE, "send buffer size" },
 	{ OPT_TOS, PF_TOS, SYN_TOS, "TOS" },

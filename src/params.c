@@ -32,6 +32,7 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_RATE_BPS, rate_bps, 1, GB_MAX_RATE_BPS, 1),	/* 0: see -R */
 	F(PF_RATE_PPS, rate_pps, 1, GB_MAX_RATE_PPS, 1),
 	F(PF_BATCH, batch, 1, GB_MAX_BATCH, 1),		/* 0: default */
+	F(PF_OMIT_MS, omit_ms, GB_MIN_OMIT_MS, GB_MAX_OMIT_MS, 1), /* 0: none */
 };
 #undef F
 

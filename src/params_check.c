@@ -178,6 +178,17 @@ params_check(const struct gb_params *p, char *err, size_t errlen)
 		    "\"%s\"", p->cc);
 		return -1;
 	}
+	if (p->omit_ms != 0 && (p->udp || p->nbuf != 0)) {
+		snprintf(err, errlen, "--omit needs a timed TCP test (no -n%s)",
+		    p->udp ? ", no -u" : "");
+		return -1;
+	}
+	if ((uint64_t)p->omit_ms + p->duration_ms > GB_MAX_DURATION_MS) {
+		snprintf(err, errlen, "--omit and -T are more than %u s "
+		    "together: %g s", GB_MAX_DURATION_MS / 1000,
+		    ((uint64_t)p->omit_ms + p->duration_ms) / 1000.0);
+		return -1;
+	}
 	/* The interval's upper bound is this test's duration. */
 	if (p->interval_ms != 0 && (p->interval_ms <
 	    params_field(PF_INTERVAL_MS)->min ||

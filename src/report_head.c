@@ -28,6 +28,8 @@ report_header_line(FILE *fp, const struct gb_result *r, int is_tx)
 		fprintf(fp, " nbuf=%" PRIu64, p->nbuf);
 	else
 		fprintf(fp, " duration=%.2fs", p->duration_ms / 1000.0);
+	if (p->omit_ms != 0)
+		fprintf(fp, " omit=%.2fs", p->omit_ms / 1000.0);
 	fprintf(fp, " nodelay=%d", p->nodelay != 0);
 	if (p->mss != 0)
 		fprintf(fp, " mss=%" PRIu32, p->mss);

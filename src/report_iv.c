@@ -10,7 +10,8 @@
  * slice; each end's host CPU, all CPUs / the busiest one (the listener's
  * lines: its own).  -u: the
  * sender's datagrams and the receiver's new losses and jitter.  A figure
- * an end could not read is "-"; a part no end has is left out.
+ * an end could not read is "-"; a part no end has is left out.  And
+ * the progress line's text, redrawn on a terminal while a test runs.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -102,5 +103,24 @@ report_interval_line(FILE *fp, const struct gb_interval *iv,
 	iv_udp(fp, tx, rx);
 	iv_tcp(fp, tx);
 	iv_host(fp, tx, rx);
+	if (iv->omitted)
+		fputs(" (omitted)", fp);
 	fputc('\n', fp);
+}
+
+void
+report_progress_text(char *buf, size_t len, const struct gb_progress *pg,
+    char unit)
+{
+	char mb[IV_TOKLEN], total[IV_TOKLEN] = "";
+	const char *label;
+	double rate;
+	long el = (long)(pg->elapsed_s + 0.5), all = (long)(pg->total_s + 0.5);
+
+	rate = units_rate(pg->mbps * 1e6, unit, &label);
+	if (pg->total_s > 0)
+		snprintf(total, sizeof(total), "/%ld:%02ld", all / 60, all % 60);
+	snprintf(buf, len, "%ld:%02ld%s elapsed, %.4f %s now, %s MB", el / 60,
+	    el % 60, total, rate, label, units_format_mb(pg->bytes, mb,
+	    sizeof(mb)));
 }

@@ -30,7 +30,7 @@ report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
 	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o, s:s, s:o,"
-	    " s:o, s:o}",
+	    " s:o, s:o, s:f}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", member_jint(p->nbuf),
@@ -53,7 +53,8 @@ report_params_json(const struct gb_params *p)
 	    "rate_bps", member_uint_or_null(p->rate_bps != 0, p->rate_bps),
 	    "rate_pps", member_uint_or_null(p->rate_pps != 0, p->rate_pps),
 	    "batch", member_uint_or_null(p->udp, p->batch != 0 ? p->batch :
-	    GB_DEFAULT_BATCH));
+	    GB_DEFAULT_BATCH),
+	    "omit_s", p->omit_ms / 1000.0);
 }
 
 static json_t *
@@ -187,6 +188,19 @@ report_prov_json(const struct gb_result *r)
  * them; null where none came (and always on the listener).
  */
 static json_t *
+report_slice_json(const struct gb_interval *iv, const struct gb_interval *peer)
+{
+	json_t *o = interval_json(iv);
+
+	if (o != NULL && json_object_set_new(o, "peer", peer != NULL ?
+	    interval_json(peer) : json_null()) == -1) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
 report_intervals_json(const struct gb_result *r)
 {
 	json_t *a, *o;
@@ -196,13 +210,8 @@ report_intervals_json(const struct gb_result *r)
 		return NULL;
 	n = r->nintervals < GB_MAX_INTERVALS ? r->nintervals : GB_MAX_INTERVALS;
 	for (i = 0; i < n; i++) {
-		o = interval_json(&r->intervals[i]);
-		if (o != NULL && json_object_set_new(o, "peer",
-		    i < r->npeer_intervals ?
-		    interval_json(&r->peer_intervals[i]) : json_null()) == -1) {
-			json_decref(o);
-			o = NULL;
-		}
+		o = report_slice_json(&r->intervals[i],
+		    i < r->npeer_intervals ? &r->peer_intervals[i] : NULL);
 		if (json_array_append_new(a, o) == -1) {
 			json_decref(a);
 			return NULL;
@@ -242,4 +251,42 @@ report_json_print(FILE *fp, json_t *doc)
 	    JSON_REAL_PRECISION(12));
 	fputc('\n', fp);
 	json_decref(doc);
+}
+
+json_t *
+report_start_event(const struct gb_result *r)
+{
+	return json_pack("{s:s, s:s, s:o, s:o}", "event", "start", "program",
+	    "gigebench", "provenance", report_prov_json(r), "params",
+	    report_params_json(&r->params));
+}
+
+json_t *
+report_interval_event(const struct gb_interval *iv,
+    const struct gb_interval *peer)
+{
+	return json_pack("{s:s, s:o}", "event", "interval", "interval",
+	    report_slice_json(iv, peer));
+}
+
+json_t *
+report_end_event(json_t *report, int failed)
+{
+	return json_pack("{s:s, s:o}", "event", failed ? "error" : "end",
+	    "report", report != NULL ? report : json_pack("{s:s}", "error",
+	    "cannot build the JSON report"));
+}
+
+void
+report_json_line(FILE *fp, json_t *ev)
+{
+	if (ev == NULL) {
+		fputs("{\"event\": \"error\", \"error\": \"cannot build the "
+		    "JSON event\"}\n", fp);
+		return;
+	}
+	json_dumpf(ev, fp, JSON_COMPACT | JSON_SORT_KEYS |
+	    JSON_REAL_PRECISION(12));
+	fputc('\n', fp);
+	json_decref(ev);
 }

@@ -15,6 +15,11 @@ on_interval(const struct gb_interval *iv, const struct gb_interval *peer,
 {
 	const struct rolecfg_out *out = arg;
 
+	if (out->events != NULL) {
+		report_json_line(out->events, report_interval_event(iv, peer));
+		fflush(out->events);
+		return;
+	}
 	report_interval_line(out->intervals, iv, peer, is_tx, out->unit);
 	fflush(out->intervals);
 }
@@ -25,16 +30,49 @@ on_start(const struct gb_result *r, void *arg)
 {
 	const struct rolecfg_out *out = arg;
 
+	if (out->events != NULL) {
+		report_json_line(out->events, report_start_event(r));
+		fflush(out->events);
+		return;
+	}
 	report_header_line(out->intervals, r, r->local_is_sender);
 	fflush(out->intervals);
+}
+
+/*
+ * Redrawn in place with a carriage return, as a sweep's progress is, and
+ * wiped with blanks at the end: no terminal escapes needed.
+ */
+static void
+on_progress(const struct gb_progress *pg, void *arg)
+{
+	struct rolecfg_out *out = arg;
+	char text[160];
+	int n;
+
+	if (pg->done) {
+		if (out->progress_len > 0)
+			fprintf(stderr, "\r%*s\r", out->progress_len, "");
+		out->progress_len = 0;
+	} else {
+		report_progress_text(text, sizeof(text), pg, out->unit);
+		n = fprintf(stderr, "\rgigebench: %s   ", text);
+		if (n - 1 > out->progress_len)
+			out->progress_len = n - 1;
+	}
+	fflush(stderr);
 }
 
 static void
 on_log(const char *head, const char *text, void *arg)
 {
-	const struct rolecfg_out *out = arg;
+	struct rolecfg_out *out = arg;
 	FILE *f = out->log != NULL ? out->log : stderr;
 
+	if (out->progress_len > 0) {	/* a log line below the progress */
+		fprintf(stderr, "\r%*s\r", out->progress_len, "");
+		out->progress_len = 0;
+	}
 	fprintf(f, "gigebench: %s%s%s\n", head != NULL ? head : "",
 	    head != NULL ? ": " : "", text);
 	fflush(f);
@@ -60,8 +98,11 @@ role_fill(struct role_config *rc, const struct gb_opts *o,
 	rc->psk = psk;
 	rc->title = o->title;
 	rc->command = o->command;
-	rc->start_cb = out->intervals != NULL ? on_start : NULL;
-	rc->interval_cb = out->intervals != NULL ? on_interval : NULL;
+	rc->start_cb = out->intervals != NULL || out->events != NULL ?
+	    on_start : NULL;
+	rc->interval_cb = out->intervals != NULL || out->events != NULL ?
+	    on_interval : NULL;
+	rc->progress_cb = out->progress ? on_progress : NULL;
 	rc->log_cb = on_log;
 	rc->arg = out;
 }

@@ -91,3 +91,31 @@ tcpinfo_sum(const struct tcpinfo_sample *s, unsigned n, struct gb_tcp *t)
 	t->rtt_us = (uint32_t)(rtt / ok);
 	t->rttvar_us = (uint32_t)(rttvar / ok);
 }
+
+static uint64_t
+since(uint64_t now, uint64_t then)
+{
+	return now >= then ? now - then : 0;
+}
+
+void
+tcpinfo_since(const struct tcpinfo_sample *now,
+    const struct tcpinfo_sample *then, struct tcpinfo_sample *out)
+{
+	*out = *now;
+	if (!now->ok || !then->ok)
+		return;
+	/* 32-bit counters of the kernel's: modulo 2^32 across a wrap. */
+	out->total_retrans = now->total_retrans - then->total_retrans;
+	out->segs_out = now->segs_out - then->segs_out;
+	out->segs_in = now->segs_in - then->segs_in;
+	out->data_segs_out = now->data_segs_out - then->data_segs_out;
+	out->data_segs_in = now->data_segs_in - then->data_segs_in;
+	if (!now->has_limited || !then->has_limited)
+		return;
+	out->busy_us = since(now->busy_us, then->busy_us);
+	out->rwnd_limited_us = since(now->rwnd_limited_us,
+	    then->rwnd_limited_us);
+	out->sndbuf_limited_us = since(now->sndbuf_limited_us,
+	    then->sndbuf_limited_us);
+}

@@ -54,6 +54,8 @@
  * a queue of any link holds, short enough not to blur the test.
  */
 #define XFER_DG_DRAIN_MS	1000u
+/* How often the progress line is redrawn. */
+#define XFER_PROGRESS_MS	1000u
 /* -u, receiving under a rate cap: how often the bytes are checked. */
 #define XFER_RATE_CHECK_MS	250u
 
@@ -131,99 +133,6 @@ stream_main(void *arg)
 	return NULL;
 }
 
-/* -u: the slice's datagrams, and the receiver's new gaps and jitter. */
-static void
-xfer_sample_udp(struct xfer *x, struct gb_interval *iv)
-{
-	uint64_t count = 0, expect = 0, j, gaps;
-	unsigned i;
-
-	iv->has_udp = 1;
-	for (i = 0; i < x->n; i++) {
-		count += atomic_load_explicit(&x->s[i].io.dg.iv_count,
-		    memory_order_relaxed);
-		expect += atomic_load_explicit(&x->s[i].io.dg.iv_expect,
-		    memory_order_relaxed);
-		j = atomic_load_explicit(&x->s[i].io.dg.iv_jitter_ns,
-		    memory_order_relaxed);
-		if (j / 1e6 > iv->jitter_ms)
-			iv->jitter_ms = (double)j / 1e6;
-	}
-	iv->datagrams = count - x->iv_count;
-	gaps = expect - x->iv_expect;
-	iv->lost = gaps > iv->datagrams ? gaps - iv->datagrams : 0;
-	x->iv_count = count;
-	x->iv_expect = expect;
-}
-
-/* The bytes all streams have moved so far. */
-static uint64_t
-xfer_bytes_now(const struct xfer *x)
-{
-	uint64_t total = 0;
-	unsigned i;
-
-	for (i = 0; i < x->n; i++)
-		total += atomic_load_explicit(&x->s[i].io.bytes,
-		    memory_order_relaxed);
-	return total;
-}
-
-/* The last sliver of the test into the slice before it. */
-static void
-xfer_merge_last(struct xfer *x, uint64_t total, double t)
-{
-	struct gb_interval *iv = &x->iv[x->niv - 1], tail;
-
-	iv->bytes += total - x->iv_bytes;
-	x->iv_bytes = total;
-	if (t > iv->end_s)
-		iv->end_s = t;
-	memset(&tail, 0, sizeof(tail));
-	xfer_slice_take(&x->slice, t - x->iv_start_s, &tail);
-	iv->retrans += tail.retrans;
-	if (x->p.udp) {
-		xfer_sample_udp(x, &tail);
-		iv->datagrams += tail.datagrams;
-		iv->lost += tail.lost;
-		iv->jitter_ms = tail.jitter_ms;
-	}
-}
-
-/*
- * Slices are measured against real elapsed time, not the timer's period.
- * The last one (final) ends at the last byte; when it is too short to
- * stand alone (under a tenth of -i: the moments the last bytes and the
- * FIN take), its bytes go to the previous slice, so the slices always
- * add up to the test's bytes and no sliver shows a rate of nothing.
- */
-static void
-xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
-{
-	struct gb_interval *iv;
-	uint64_t total = xfer_bytes_now(x);
-	double t = ts_diff(&x->start, now);
-	double least = final ? x->p.interval_ms / 10000.0 : 0.001;
-
-	if (t - x->iv_start_s < least || x->niv >= GB_MAX_INTERVALS) {
-		if (final && x->niv > 0)
-			xfer_merge_last(x, total, t);
-		return;
-	}
-	iv = &x->iv[x->niv++];
-	iv->start_s = x->iv_start_s;
-	iv->end_s = t;
-	iv->bytes = total - x->iv_bytes;
-	x->iv_bytes = total;
-	x->iv_start_s = t;
-	xfer_measure_bufs(&x->ms);
-	xfer_slice_take(&x->slice, iv->end_s - iv->start_s, iv);
-	if (x->p.udp)
-		xfer_sample_udp(x, iv);
-	if (x->interval_cb != NULL)
-		x->interval_cb(iv, x->is_tx, x->arg);
-}
-
 static void
 on_interval(evutil_socket_t fd, short what, void *arg)
 {
@@ -233,6 +142,25 @@ on_interval(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	xfer_sample_interval(arg, &now, 0);
+}
+
+static void
+on_progress(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	xfer_progress(arg, 0);
+}
+
+static void
+on_omit(evutil_socket_t fd, short what, void *arg)
+{
+	struct timespec now;
+
+	(void)fd;
+	(void)what;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	xfer_omit_end(arg, &now);
 }
 
 static void
@@ -299,6 +227,12 @@ on_done(evutil_socket_t fd, short what, void *arg)
 	event_del(x->deadline_ev);
 	if (x->rate_ev != NULL)
 		event_del(x->rate_ev);
+	if (x->omit_ev != NULL)
+		event_del(x->omit_ev);
+	if (x->progress_ev != NULL) {
+		event_del(x->progress_ev);
+		xfer_progress(x, 1);
+	}
 	if (x->iv_ev != NULL) {
 		event_del(x->iv_ev);
 		xfer_sample_interval(x, &x->end, 1);
@@ -317,7 +251,7 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 	x->deadline_ev = evtimer_new(x->base, on_deadline, x);
 	if (x->done_ev == NULL || x->stop_ev == NULL || x->deadline_ev == NULL)
 		goto nomem;
-	ms = x->p.duration_ms;
+	ms = x->p.duration_ms + x->p.omit_ms;	/* -T 86400 at most */
 	/* -u: a receiver whose sender's END got lost stops after a drain. */
 	if (x->p.udp && !x->is_tx)
 		ms = ms > GB_MAX_DURATION_MS - XFER_DG_DRAIN_MS ?
@@ -339,6 +273,23 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 		tv.tv_sec = 0;
 		tv.tv_usec = XFER_RATE_CHECK_MS * 1000;
 		event_add(x->rate_ev, &tv);
+	}
+	if (x->progress_cb != NULL) {
+		x->progress_ev = event_new(x->base, -1, EV_PERSIST,
+		    on_progress, x);
+		if (x->progress_ev == NULL)
+			goto nomem;
+		tv.tv_sec = XFER_PROGRESS_MS / 1000;
+		tv.tv_usec = (XFER_PROGRESS_MS % 1000) * 1000;
+		event_add(x->progress_ev, &tv);
+	}
+	if (x->p.omit_ms != 0) {
+		if ((x->omit_ev = evtimer_new(x->base, on_omit, x)) == NULL)
+			goto nomem;
+		ms = x->p.omit_ms;
+		tv.tv_sec = ms / 1000;
+		tv.tv_usec = (ms % 1000) * 1000;
+		evtimer_add(x->omit_ev, &tv);
 	}
 	if (x->p.interval_ms != 0) {
 		x->iv = calloc(GB_MAX_INTERVALS, sizeof(*x->iv));
@@ -413,6 +364,7 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		x->sliced = 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
+	x->began = x->start;
 	for (i = 0; i < x->n; i++) {
 		s = &x->s[i];
 		if ((rc = pthread_create(&s->tid, NULL, stream_main, s)) != 0) {
@@ -442,6 +394,7 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 	x->is_tx = c->is_tx;
 	x->done_cb = c->done_cb;
 	x->interval_cb = c->interval_cb;
+	x->progress_cb = c->progress_cb;
 	x->arg = c->arg;
 	x->n = c->params->streams;
 	x->silent_ms = c->silent_ms != 0 ? c->silent_ms : GB_DEFAULT_SILENT_MS;
@@ -521,6 +474,10 @@ xfer_free(struct xfer *x)
 		event_free(x->iv_ev);
 	if (x->rate_ev != NULL)
 		event_free(x->rate_ev);
+	if (x->omit_ev != NULL)
+		event_free(x->omit_ev);
+	if (x->progress_ev != NULL)
+		event_free(x->progress_ev);
 	xfer_measure_free(&x->ms);
 	if (x->sliced)
 		xfer_slice_free(&x->slice);

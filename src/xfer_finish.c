@@ -30,6 +30,7 @@ xfer_streams_figures(struct xfer *x, struct gb_side *side)
 	for (i = 0; i < x->n; i++) {
 		io = &x->s[i].io;
 		stream_io_figures(io, &side->streams[i], &side->zerocopy);
+		side->streams[i].bytes -= x->s[i].bytes0;	/* --omit */
 		if (x->p.udp)
 			stream_io_udp(io, x->is_tx, &side->udp);
 		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
@@ -83,11 +84,19 @@ xfer_finish_partial(struct xfer *x, struct gb_side *side,
 		return -1;
 	}
 	side->has = 1;
+	/* --omit: from its end (zero counts without it, or before it). */
 	for (i = 0; i < x->n; i++) {
-		side->bytes += atomic_load(&x->s[i].io.bytes);
-		side->calls += x->s[i].io.calls;
-		ti[i] = x->s[i].ti;
+		side->bytes += atomic_load(&x->s[i].io.bytes) - x->s[i].bytes0;
+		side->calls += atomic_load(&x->s[i].io.calls) - x->s[i].calls0;
+		if (x->omit_done)
+			tcpinfo_since(&x->s[i].ti, &x->s[i].ti0, &ti[i]);
+		else
+			ti[i] = x->s[i].ti;
 	}
+	if (x->p.omit_ms != 0 && !x->omit_done)
+		knobs_warn(side, "the test ended within --omit %g s: these "
+		    "figures include the time it should have left out",
+		    x->p.omit_ms / 1000.0);
 	side->seconds = ts_diff(&x->start, &x->end);
 	side->mbps = result_mbps(side->bytes, side->seconds);
 	tcpinfo_sum(ti, x->n, &side->tcp);

@@ -51,6 +51,7 @@ struct xfer_measure {
 int	xfer_measure_open(struct xfer_measure *, const struct xfer_config *c,
 	    const struct gb_params *p, char *err, size_t errlen);
 /* Right before the first byte: the host and interface sample. */
+/* The first sample; again as --omit ends, in place of the first. */
 int	xfer_measure_before(struct xfer_measure *, char *err, size_t errlen);
 /* -A: the CPU of stream i, or -1 unpinned. */
 int	xfer_measure_cpu(const struct xfer_measure *, unsigned i);

@@ -28,6 +28,9 @@ struct stream {
 	struct stream_io	 io;
 	struct timespec		 end;
 	struct tcpinfo_sample	 ti;
+	/* --omit: the counts as it ended, which the figures leave out. */
+	uint64_t		 bytes0, calls0;
+	struct tcpinfo_sample	 ti0;
 	char			 error[200];
 };
 
@@ -38,6 +41,8 @@ struct xfer {
 	void			(*done_cb)(void *);
 	void			(*interval_cb)(const struct gb_interval *,
 				    int, void *);
+	void			(*progress_cb)(const struct gb_progress *,
+				    void *);
 	void			*arg;
 	struct stream		*s;
 	unsigned		 n;
@@ -55,6 +60,12 @@ struct xfer {
 	struct event		*iv_ev;		/* -i */
 	struct event		*deadline_ev;	/* receiver's upper bound */
 	struct event		*rate_ev;	/* with rate_cap */
+	struct event		*omit_ev;	/* --omit */
+	struct event		*progress_ev;	/* with progress_cb */
+	struct timespec		 began;		/* start, --omit or not */
+	uint64_t		 prog_bytes;	/* at the last progress */
+	double			 prog_s;
+	int			 omit_done;	/* its end is the start */
 	struct timespec		 start;
 	struct timespec		 end;
 	struct xfer_measure	 ms;		/* around the transfer */
@@ -67,6 +78,20 @@ struct xfer {
 	int			 sliced;	/* slice below is set */
 	struct xfer_slice	 slice;		/* -i: TCP and host by slice */
 };
+
+/*
+ * xfer_tick.c.  --omit ends: the last omitted slice, the streams' counts
+ * and TCP_INFO and the host sample taken again, the clock and the -i
+ * slices started again from here.
+ */
+void	xfer_omit_end(struct xfer *, const struct timespec *now);
+/* -i: the slice up to now; final: the last, at the last byte. */
+void	xfer_sample_interval(struct xfer *, const struct timespec *now,
+	    int final);
+/* The bytes all streams have moved so far. */
+uint64_t xfer_bytes_now(const struct xfer *);
+/* progress_cb's figures now; done: the last, as the test ends. */
+void	xfer_progress(struct xfer *, int done);
 
 static inline double
 ts_diff(const struct timespec *a, const struct timespec *b)

@@ -264,7 +264,8 @@ w window size_buf
 - tos tos
 - title text
 - bind-dev iface
-- cport uint_p"
+- cport uint_p
+- omit seconds_hs"
 
 # The options of this build that take a value, from --help.
 rc=0

@@ -42,6 +42,23 @@ against real listeners:
               each end's bytes; the text lines carry the other end's
               rate, the TCP state and both ends' host CPU; the listener's
               own lines its end's alone.
+  omit        --omit 1 -T 1 -i 0.5: two slices marked omitted and two
+              measured, from 0 again; the figures are of the measured
+              second only (its seconds, its slices' bytes, the sender's
+              retransmits as its slices have them); the params line and
+              --json say omit; a listener whose --max-duration the two
+              pass refuses the test (exit 3) and says --omit.
+  progress    stderr on a terminal (a pty): the progress line, redrawn
+              in place once a second (elapsed/total, Mbps, MB) and wiped
+              at the end; none with --no-progress, -i, -J, or a stderr
+              that is a pipe.
+  json-stream --json-stream: every line one valid JSON object; first the
+              start event (provenance, params), then one interval event
+              for each slice, read while the test runs (the first before
+              the test ends), last the end event whose report is the
+              --json document with the same slices (the last may have
+              grown by the test's last moment); a failed test's last
+              line is an error event; a sweep is refused (exit 2).
 
     GIGEBENCH=build/gigebench python3 tests/results.py
 
@@ -459,6 +476,167 @@ def case_intervals(tmp):
                                  for iv in rivs), json.dumps(rivs)[:600])
 
 
+def case_omit(tmp):
+    lst = gbpeer.Listener(tmp, out=True, probe="ss")
+    try:
+        j = gbpeer.client(lst.port, "-T", "1", "--omit", "1", "-i", "0.5",
+                          "-J")
+        t = gbpeer.client(lst.port, "-T", "1", "--omit", "0.5", "-i",
+                          "0.5")
+    finally:
+        lst.stop()
+    if not check("omit: the tests run", j.rc == 0 and t.rc == 0,
+                 j.why() + t.why()):
+        return
+    doc = json.loads(j.out)
+    ivs = iv_slices(doc)
+    om = [iv for iv in ivs if iv.get("omitted")]
+    me = [iv for iv in ivs if iv.get("omitted") is False]
+    check("omit: two slices omitted, two measured from 0 again",
+          len(om) == 2 and len(me) == 2 and om[0]["start"] == 0 and
+          abs(om[1]["end"] - 1.0) < 0.05 and me[0]["start"] == 0 and
+          all(iv["peer"] and iv["peer"]["omitted"] == iv["omitted"]
+              for iv in ivs), json.dumps(ivs)[:800])
+    snd = doc["result"]["sender"]
+    check("omit: the figures are the measured second's",
+          0.95 < snd["seconds"] < 1.2 and
+          sum(iv["bytes"] for iv in me) == snd["bytes"] and
+          snd["tcp"]["retransmits"] ==
+          sum(iv["tcp"]["retransmits"] for iv in me),
+          "seconds %s bytes %s slices %s retrans %s/%s" % (
+              snd["seconds"], snd["bytes"], [iv["bytes"] for iv in me],
+              snd["tcp"]["retransmits"],
+              [iv["tcp"]["retransmits"] for iv in me]))
+    check("omit: --json's params say it", doc["params"].get("omit_s") == 1,
+          str(doc["params"].get("omit_s")))
+    out = lines(t.out)
+    ivl = [l for l in out if re.match(r"^gigebench-t: +\d+\.\d\d- *\d", l)]
+    check("omit: the params line says it; the omitted line is marked",
+          "duration=1.00s omit=0.50s " in out[0] and len(ivl) == 3 and
+          ivl[0].endswith(" (omitted)") and
+          not any(l.endswith("(omitted)") for l in ivl[1:]),
+          "\n".join(out[:4]))
+    lim = gbpeer.Listener(tmp, "--max-duration", "1", probe="ss")
+    try:
+        r = gbpeer.client(lim.port, "-T", "1", "--omit", "0.5")
+    finally:
+        lim.stop()
+    check("omit: a listener counts it against --max-duration",
+          r.rc == 3 and "1.5 s with --omit" in r.err, r.why())
+
+
+def on_pty(port, *args):
+    """A client with its stderr on a pty: (exit status, what the pty got,
+    stdout)."""
+    import pty
+    import select
+    m, sl = pty.openpty()
+    p = subprocess.Popen(gbpeer.client_argv(port, *args),
+                         stdout=subprocess.PIPE, stderr=sl)
+    os.close(sl)
+    got = b""
+    while True:
+        r, _, _ = select.select([m], [], [], 10)
+        if not r:
+            break
+        try:
+            d = os.read(m, 4096)
+        except OSError:
+            break
+        if not d:
+            break
+        got += d
+    os.close(m)
+    out = p.stdout.read().decode(errors="replace")
+    p.stdout.close()
+    return p.wait(), got.decode(errors="replace"), out
+
+
+def case_progress(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    try:
+        rc, tty, out = on_pty(lst.port, "-T", "2.2")
+        nrc, ntty, _ = on_pty(lst.port, "-T", "1.2", "--no-progress")
+        irc, itty, _ = on_pty(lst.port, "-T", "1.2", "-i", "0.5")
+        jrc, jtty, _ = on_pty(lst.port, "-T", "1.2", "-J")
+        p = gbpeer.client(lst.port, "-T", "1.2")
+    finally:
+        lst.stop()
+    draws = re.findall(r"\rgigebench: (\d+:\d\d)/0:02 elapsed, [\d.]+ Mbps "
+                       r"now, [\d.]+ MB   ", tty)
+    check("progress: on a terminal, redrawn in place each second",
+          rc == 0 and draws[:2] == ["0:01", "0:02"], repr(tty[:300]))
+    check("progress: wiped at the end, the report on stdout",
+          re.search(r"\r {20,}\r$", tty) is not None and
+          "gigebench" not in tty.rsplit("\r", 2)[-2] and
+          re.search(r" Mbps .* irq/pkt-RX$", out.strip()) is not None,
+          repr(tty[-120:]))
+    check("progress: none with --no-progress, -i or -J",
+          nrc == 0 and irc == 0 and jrc == 0 and
+          "elapsed" not in ntty + itty + jtty,
+          repr((ntty + itty + jtty)[:300]))
+    check("progress: none when stderr is not a terminal",
+          p.rc == 0 and "elapsed" not in p.err, repr(p.err[:200]))
+
+
+def case_json_stream(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    try:
+        p = gbpeer.client_start(lst.port, "-T", "2", "-i", "0.5",
+                                "--json-stream")
+        t0 = time.monotonic()
+        first = p.stdout.readline()
+        second = p.stdout.readline()
+        t_second = time.monotonic() - t0
+        r = gbpeer.client_wait(p)
+    finally:
+        lst.stop()
+    raw = [first.decode(), second.decode()] + r.out.splitlines(True)
+    try:
+        evs = [json.loads(l) for l in raw if l.strip()]
+    except ValueError as e:
+        evs = []
+        raw.append(str(e))
+    if not check("json-stream: the test runs, every line a JSON object",
+                 r.rc == 0 and evs and all(l.endswith("\n") and
+                                           l.count("\n") == 1
+                                           for l in raw), "".join(raw)[:500]):
+        return
+    kinds = [e.get("event") for e in evs]
+    check("json-stream: start, four intervals, end",
+          kinds == ["start"] + ["interval"] * 4 + ["end"], str(kinds))
+    st = evs[0]
+    check("json-stream: the start has the provenance and params",
+          ISO.match(st.get("provenance", {}).get("start", "")) is not None
+          and st.get("params", {}).get("duration_s") == 2, str(st)[:300])
+    check("json-stream: the first interval comes while the test runs",
+          t_second < 1.5, "%.2f s" % t_second)
+    rep = evs[-1].get("report", {})
+    # The last slice may grow by the last moment's bytes (the sliver
+    # under a tenth of -i) once the test is over: the report has them.
+    check("json-stream: the end's report is the --json document, with "
+          "the same slices", "result" in rep and "provenance" in rep and
+          [iv["bytes"] for iv in rep.get("intervals", [])][:3] ==
+          [e["interval"]["bytes"] for e in evs[1:4]] and
+          len(rep.get("intervals", [])) == 4 and
+          all(e["interval"].get("peer") for e in evs[1:-1]),
+          str(rep)[:300])
+    port = gbpeer.free_port()
+    f = gbpeer.client(port, "-T", "1", "--json-stream")
+    lines_f = [l for l in f.out.splitlines() if l.strip()]
+    try:
+        last = json.loads(lines_f[-1])
+    except (ValueError, IndexError):
+        last = {}
+    check("json-stream: a failed test ends in an error event",
+          f.rc == 1 and len(lines_f) == 1 and last.get("event") == "error"
+          and "cannot connect" in last.get("report", {}).get("error", ""),
+          f.why() + f.out[:300])
+    u = gbpeer.client(port, "--repeat", "2", "--json-stream")
+    check("json-stream: one test only (a sweep is refused)",
+          u.rc == 2 and "--json-stream" in u.err, u.why())
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="gigebench-results.")
     try:
@@ -471,6 +649,9 @@ def main():
         case_listener(tmp)
         case_bind(tmp)
         case_intervals(tmp)
+        case_omit(tmp)
+        case_progress(tmp)
+        case_json_stream(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -36,7 +36,7 @@ enum field {
 	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL, F_CAPTURE, F_FORCE_BUFS,
 	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU, F_TX_PATH,
 	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN, F_UDP, F_RATE_BPS,
-	F_RATE_PPS, F_BATCH
+	F_RATE_PPS, F_BATCH, F_OMIT
 };
 
 struct good_case {
@@ -156,6 +156,11 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "-i", "2", "-T", "5" }, F_INTERVAL, 2000 },
 	{ { "-t", "h", "--interval", "0.5" }, F_INTERVAL, 500 },
 	{ { "-t", "h" }, F_INTERVAL, 0 },
+	/* --omit: 0.1-600 s, run before -T */
+	{ { "-t", "h", "--omit", "2" }, F_OMIT, 2000 },
+	{ { "-t", "h", "--omit", "0.1", "-T", "1" }, F_OMIT, 100 },
+	{ { "-t", "h", "--omit", "600" }, F_OMIT, 600000 },
+	{ { "-t", "h" }, F_OMIT, 0 },
 	{ { "-r", "-J" }, F_JSON, 1 },
 	{ { "-r", "--json" }, F_JSON, 1 },
 	{ { "-t", "h", "-l", "1" }, F_BUFLEN, 1 },
@@ -404,6 +409,23 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-I", "eth0:1" }, "-I", "eth0:1", NULL },
 	{ { "-t", "h", "-I", "eth 0" }, "-I", "eth 0", NULL },
 	{ { "-t", "h", "--interface", "a/b" }, "--interface", "a/b", NULL },
+	/* --json-stream follows one test */
+	{ { "-t", "h", "--json-stream", "--repeat", "2" }, "--json-stream", "",
+	    "--json-stream: follows one test: a sweep, --repeat, --confidence, "
+	    "--csv or --plot runs many (their --json has every run)" },
+	{ { "-t", "h", "--json-stream", "--sweep", "streams=1,2" },
+	    "--json-stream", "", NULL },
+	/* --omit: a timed TCP test, 0.1-600 s, with -T within a day */
+	{ { "-t", "h", "--omit", "0.05" }, "--omit", "0.05",
+	    "--omit: omitted time is out of range (0.1-600): 0.05" },
+	{ { "-t", "h", "--omit", "601" }, "--omit", "601", NULL },
+	{ { "-t", "h", "--omit", "x" }, "--omit", "x", NULL },
+	{ { "-t", "h", "-u", "--omit", "1" }, "", "",
+	    "--omit needs a timed TCP test (no -n, no -u)" },
+	{ { "-t", "h", "-n", "100", "--omit", "1" }, "", "",
+	    "--omit needs a timed TCP test (no -n)" },
+	{ { "-t", "h", "-T", "86400", "--omit", "1" }, "", "",
+	    "--omit and -T are more than 86400 s together: 86401 s" },
 	/* -i: 0.1-3600 and not past -T */
 	{ { "-t", "h", "-i", "0.09" }, "-i", "0.09",
 	    "-i: report interval is out of range (0.1-3600): 0.09" },
@@ -658,6 +680,7 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_MSS:		return p->mss;
 	case F_NODELAY:		return (uint64_t)p->nodelay;
 	case F_INTERVAL:	return p->interval_ms;
+	case F_OMIT:		return p->omit_ms;
 	case F_CAPTURE:		return (uint64_t)p->capture;
 	case F_FORCE_BUFS:	return (uint64_t)p->force_bufs;
 	case F_LINK_MBPS:	return p->link_mbps;

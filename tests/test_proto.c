@@ -602,7 +602,7 @@ test_reader_truncated(void **state)
 	free(buf);
 }
 
-#define IV_HEAD "{\"interval\":{\"start\":0,\"end\":1,\"bytes\":10," \
+#define IV_HEAD "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,\"bytes\":10," \
 	"\"datagrams\":null,\"lost\":null,\"jitter_ms\":null,"
 
 struct bad_body {
@@ -614,9 +614,9 @@ struct bad_body {
 #define P_OK "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000," \
 	"\"streams\":1,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,\"interval_ms\":0," \
 	"\"link_mbps\":0,\"mtu\":0,\"cc\":\"\""
-/* Issue 5's members, checked after the others. */
+/* Issue 5's members (and --omit's), checked after the others. */
 #define P_UDP ",\"udp\":false,\"rate_bps\":0,\"rate_pps\":0,\"batch\":0," \
-	"\"gso\":false,\"gro\":false"
+	"\"gso\":false,\"gro\":false,\"omit_ms\":0"
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
 	"\"fq_rate\":0,\"tos\":0" P_UDP
 #define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"
@@ -758,16 +758,19 @@ static const struct bad_body bad_bodies[] = {
 	/* The listener's -i slices. */
 	{ PROTO_INTERVAL, "{}", "member \"interval\" is missing" },
 	{ PROTO_INTERVAL, "{\"interval\":[]}", "not an object" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0,\"end\":1}}",
+	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0}}", "omitted is missing" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":1}}",
+	    "omitted is not a boolean" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1}}",
 	    "bytes is missing" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"start\":2,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":2,\"end\":1,"
 	    "\"bytes\":0}}", "end (1 s) is not after its start (2 s)" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"start\":-1,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":-1,\"end\":1,"
 	    "\"bytes\":0}}", "start is negative" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,"
 	    "\"bytes\":-5}}", "bytes is negative" },
 	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null}}", "host_cpu is missing" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,"
 	    "\"bytes\":10,\"datagrams\":3,\"lost\":null,"
 	    "\"jitter_ms\":null,\"tcp\":null,\"host_cpu\":null}}",
 	    "lost is null, unlike datagrams" },

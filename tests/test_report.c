@@ -513,6 +513,8 @@ test_interval_line_ends(void **state)
 	report_interval_line(fp, &tx, &urx, 1, 'm');	/* old kernel */
 	report_interval_line(fp, &utx, &urx, 1, 'm');	/* -u */
 	report_interval_line(fp, &urx, NULL, 0, 'm');
+	tx.omitted = 1;		/* --omit: run, shown, not counted */
+	report_interval_line(fp, &tx, NULL, 1, 'm');
 	assert_int_equal(fclose(fp), 0);
 	assert_string_equal(buf,
 	    "gigebench-t:   1.00-  2.00 sec    119.2093 MB  1000.0000 Mbps"
@@ -533,8 +535,87 @@ test_interval_line_ends(void **state)
 	    " 0.013 ms jitter  host - %TX 7/14 %RX\n"
 	    "gigebench-r:   0.00-  1.00 sec      0.9441 MB     7.9200 Mbps"
 	    "       990 dgrams      10 lost (1.00 %) 0.013 ms jitter"
-	    "  host 7/14 %RX\n");
+	    "  host 7/14 %RX\n"
+	    "gigebench-t:   1.00-  2.00 sec    119.2093 MB  1000.0000 Mbps"
+	    "      3 retrans    412 cwnd    0.45 msRTT (omitted)\n");
 	free(buf);
+}
+
+/* The progress line: rounded seconds, the -f unit, a count test's. */
+static void
+test_progress_text(void **state)
+{
+	struct gb_progress pg = { .elapsed_s = 2.9996, .total_s = 10,
+	    .bytes = UINT64_C(369098752), .mbps = 941.23456 };
+	char buf[160];
+
+	(void)state;
+	report_progress_text(buf, sizeof(buf), &pg, 'm');
+	assert_string_equal(buf, "0:03/0:10 elapsed, 941.2346 Mbps now, "
+	    "352 MB");
+	pg.elapsed_s = 61.2;
+	pg.total_s = 0;		/* -n: no end to show */
+	report_progress_text(buf, sizeof(buf), &pg, 'G');
+	assert_string_equal(buf, "1:01 elapsed, 0.1096 GB/sec now, 352 MB");
+	pg.total_s = 3601;
+	report_progress_text(buf, 20, &pg, 'm');	/* cut, terminated */
+	assert_int_equal(strlen(buf), 19);
+}
+
+/* --json-stream: each event one line of compact JSON, in its shape. */
+static void
+test_stream_events(void **state)
+{
+	struct gb_result *r = result_seed();
+	json_error_t jerr;
+	json_t *ev;
+	char *buf = NULL, *nl;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_json_line(fp, report_start_event(r));
+	report_json_line(fp, report_interval_event(&r->intervals[0],
+	    &r->peer_intervals[0]));
+	report_json_line(fp, report_interval_event(&r->intervals[5], NULL));
+	report_json_line(fp, report_end_event(report_json(r), 0));
+	report_json_line(fp, report_end_event(NULL, 1));
+	report_json_line(fp, NULL);
+	assert_int_equal(fclose(fp), 0);
+	{
+		static const char *const want[] = { "start", "interval",
+		    "interval", "end", "error", "error" };
+		char *line = buf;
+		unsigned i;
+
+		for (i = 0; i < 6; i++) {
+			assert_non_null(nl = strchr(line, '\n'));
+			ev = json_loadb(line, (size_t)(nl - line), 0, &jerr);
+			if (ev == NULL)
+				fail_msg("line %u: %s", i, jerr.text);
+			assert_string_equal(json_string_value(json_object_get(
+			    ev, "event")), want[i]);
+			if (i == 0)
+				assert_non_null(json_object_get(json_object_get(
+				    ev, "params"), "omit_s"));
+			if (i == 1)
+				assert_true(json_is_object(json_object_get(
+				    json_object_get(ev, "interval"), "peer")));
+			if (i == 2)
+				assert_true(json_is_null(json_object_get(
+				    json_object_get(ev, "interval"), "peer")));
+			if (i == 3)
+				assert_int_equal(json_array_size(
+				    json_object_get(json_object_get(ev,
+				    "report"), "intervals")), 6);
+			json_decref(ev);
+			line = nl + 1;
+		}
+		assert_int_equal(*line, '\0');
+	}
+	free(buf);
+	free(r);
 }
 
 static void
@@ -697,7 +778,8 @@ test_json_params(void **state)
 	assert_true(json_is_null(json_object_get(j, "rate_bps")));
 	assert_true(json_is_null(json_object_get(j, "rate_pps")));
 	assert_true(json_is_null(json_object_get(j, "batch")));
-	assert_int_equal(json_object_size(j), 24);
+	assert_true(json_real_value(json_object_get(j, "omit_s")) == 0);
+	assert_int_equal(json_object_size(j), 25);
 	json_decref(j);
 	/* -u: the protocol, the rate asked and the batch in use. */
 	p.udp = 1;
@@ -842,6 +924,18 @@ test_provenance(void **state)
 	    "(interrupted)\n"));
 	assert_non_null(strstr(text, "tcp <- 127.0.0.1 [lab A, run 2]\n"));
 	free(text);
+	/* --omit: the params line says what was left out. */
+	r->params.omit_ms = 2500;
+	assert_non_null(fp = open_memstream(&text, &len));
+	report_header_line(fp, r, 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(text, " omit=2.50s nodelay="));
+	free(text);
+	assert_non_null(doc = report_json(r));
+	assert_true(json_real_value(json_object_get(json_object_get(doc,
+	    "params"), "omit_s")) == 2.5);
+	json_decref(doc);
+	r->params.omit_ms = 0;
 	assert_non_null(doc = report_json(r));
 	assert_true(json_is_true(json_object_get(json_object_get(doc,
 	    "provenance"), "interrupted")));
@@ -857,6 +951,8 @@ main(void)
 		cmocka_unit_test(test_summary_seed),
 		cmocka_unit_test(test_interval_line),
 		cmocka_unit_test(test_interval_line_ends),
+		cmocka_unit_test(test_progress_text),
+		cmocka_unit_test(test_stream_events),
 		cmocka_unit_test(test_text_seed),
 		cmocka_unit_test(test_text_loopback),
 		cmocka_unit_test(test_text_verbose),

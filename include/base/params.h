@@ -32,6 +32,8 @@ enum gb_direction {
 #define GB_MIN_MSS		88u	/* TCP_MIN_MSS in the kernel */
 #define GB_MAX_MSS		65535u
 #define GB_MIN_INTERVAL_MS	100u
+#define GB_MIN_OMIT_MS		100u
+#define GB_MAX_OMIT_MS		(600u * 1000)
 #define GB_MAX_INTERVAL_MS	(3600u * 1000)
 /* streams x buflen: what one test may make a listener allocate. */
 #define GB_MAX_BUF_TOTAL	(256u * 1024 * 1024)
@@ -122,6 +124,11 @@ struct gb_params {
 	uint32_t	batch;		/* --batch: per system call, 0 default */
 	int		gso;		/* --gso: the sender's UDP_SEGMENT */
 	int		gro;		/* --gro: the receiver's UDP_GRO */
+	/*
+	 * --omit: the test runs this long first (slow start), out of its
+	 * figures; 0 = none.  The duration (-T) is what is measured after.
+	 */
+	uint32_t	omit_ms;
 };
 
 /*
@@ -145,6 +152,7 @@ enum params_field_id {
 	PF_RATE_BPS,
 	PF_RATE_PPS,
 	PF_BATCH,
+	PF_OMIT_MS,
 	PF_COUNT
 };
 

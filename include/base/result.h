@@ -275,7 +275,8 @@ struct gb_finding {
 };
 
 struct gb_interval {
-	double		start_s;	/* from test start */
+	int		omitted;	/* --omit: ran before the measured start */
+	double		start_s;	/* from the start, or the omit's end */
 	double		end_s;
 	uint64_t	bytes;
 	/* -u: datagrams in the slice; the receiver's gaps and jitter. */
@@ -300,6 +301,15 @@ struct gb_interval {
 	int		has_host;
 	double		host_busy_pct;
 	double		host_max_cpu_pct;
+};
+
+/* The progress line's figures, about once a second while a test runs. */
+struct gb_progress {
+	double		elapsed_s;	/* from the start, --omit included */
+	double		total_s;	/* -T plus --omit; 0: a count test */
+	uint64_t	bytes;		/* this end's, all streams, so far */
+	double		mbps;		/* over the last second */
+	int		done;		/* the test is over: clear the line */
 };
 
 /* "198.18.0.1:5001", "[2001:db8::1]:5001": one connection's two ends. */

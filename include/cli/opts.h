@@ -39,7 +39,9 @@ struct gb_opts {
 	char			unit;		/* -f: k m g K M G */
 	int			verbose;	/* -v count */
 	int			quiet;		/* -q */
+	int			no_progress;	/* --no-progress */
 	int			json;		/* -J */
+	int			json_stream;	/* --json-stream (and json) */
 	const char		*iface;		/* -I */
 	/* After a usage error: a ttcp habit recognised, one line, or NULL. */
 	const char		*hint;

@@ -18,8 +18,12 @@
 /* Where the callbacks print; the caller keeps it while the role runs. */
 struct rolecfg_out {
 	FILE	*intervals;	/* NULL: no interval lines */
+	FILE	*events;	/* --json-stream's, or NULL */
 	FILE	*log;		/* log lines; NULL: stderr */
 	char	 unit;		/* -f */
+	/* The progress line on stderr (a terminal); its width drawn. */
+	int	 progress;
+	int	 progress_len;
 };
 
 /* out->intervals is left as the caller set it. */

@@ -3,7 +3,7 @@
  * one shape for the interval message that carries the listener's slices
  * to the client (proto.h) and for the intervals of --json.  Pure: no I/O.
  *
- *	{"start": 0, "end": 1.0, "bytes": 117440512, "mbps": 939.5,
+ *	{"omitted": false, "start": 0, "end": 1.0, "bytes": 117440512, "mbps": 939.5,
  *	 "datagrams": null, "lost": null, "jitter_ms": null,	(-u: numbers)
  *	 "tcp": {"retransmits": 0, "cwnd": 120, "rtt_us": 310,
  *	         "rwnd_limited_pct": 0, "sndbuf_limited_pct": 12.5} | null,

@@ -107,7 +107,8 @@ struct stream_io {
 	int		 path;		/* enum gb_path really in use */
 	size_t		 len;		/* bytes per call (-l) */
 	_Atomic uint64_t bytes;		/* sampled by the interval timer */
-	uint64_t	 calls;		/* calls that moved data */
+	/* Calls that moved data: written by the stream's thread alone. */
+	_Atomic uint64_t calls;
 	char		*buf;		/* len bytes; -Z: nring buffers */
 	size_t		 buflen;	/* bytes allocated at buf */
 	int		 silent_ms;	/* a wait on a silent peer ends */
@@ -164,7 +165,9 @@ stream_io_count(struct stream_io *io, ssize_t n)
 
 	b = atomic_fetch_add_explicit(&io->bytes, (uint64_t)n,
 	    memory_order_relaxed) + (uint64_t)n;
-	io->calls++;
+	/* One writer: a relaxed load and store, no locked increment. */
+	atomic_store_explicit(&io->calls, atomic_load_explicit(&io->calls,
+	    memory_order_relaxed) + 1, memory_order_relaxed);
 	if (io->cap == 0 && io->total == NULL)
 		return 0;
 	if (io->cap != 0 && b > io->cap) {

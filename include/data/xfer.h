@@ -45,6 +45,9 @@ struct xfer_config {
 	/* Called from the event loop for each -i interval. */
 	void			(*interval_cb)(const struct gb_interval *,
 				    int is_tx, void *);
+	/* Called from the event loop each second; NULL: no progress. */
+	void			(*progress_cb)(const struct gb_progress *,
+				    void *);
 	void			*arg;
 };
 

@@ -30,5 +30,12 @@ int	tcpinfo_read(int fd, struct tcpinfo_sample *);
  * mss/advmss/pmtu/snd_wnd of the first stream.
  */
 void	tcpinfo_sum(const struct tcpinfo_sample *, unsigned n, struct gb_tcp *);
+/*
+ * What happened on a socket between two samples (--omit): the counters
+ * (retransmits, segments, busy and limited times) less then's, the
+ * gauges (RTT, cwnd, MSS, window) as now has them.  Pure.
+ */
+void	tcpinfo_since(const struct tcpinfo_sample *now,
+	    const struct tcpinfo_sample *then, struct tcpinfo_sample *out);
 
 #endif /* GB_TCPINFO_H */

@@ -35,6 +35,12 @@ void	report_text(FILE *, const struct gb_result *,
 /* The nuttcp-shaped one-line summary, newline included. */
 void	report_summary_line(FILE *, const struct gb_result *, char unit);
 /*
+ * The progress line's text, no newline: "0:03/0:10 elapsed, 941.2345
+ * Mbps now, 352 MB", or without "/0:10" for a count test.
+ */
+void	report_progress_text(char *buf, size_t len, const struct gb_progress *,
+	    char unit);
+/*
  * One interval line, printed while the test runs: this end's slice and,
  * on the client, the listener's of the same index (NULL: none).
  */
@@ -51,5 +57,17 @@ json_t	*report_json(const struct gb_result *);
  * {"error": "cannot build the JSON report"}, still one valid document.
  */
 void	report_json_print(FILE *, json_t *doc);
+/*
+ * --json-stream's events, each printed by report_json_line() as one line
+ * of compact JSON: the start (provenance and params so far), one slice
+ * (with its peer's, or null), and the end, whose report is the --json
+ * document (taken; "error" when failed).
+ */
+json_t	*report_start_event(const struct gb_result *);
+json_t	*report_interval_event(const struct gb_interval *,
+	    const struct gb_interval *peer);
+json_t	*report_end_event(json_t *report, int failed);
+/* One line, newline included, and free ev; NULL prints an error event. */
+void	report_json_line(FILE *, json_t *ev);
 
 #endif /* GB_REPORT_H */

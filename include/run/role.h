@@ -44,6 +44,13 @@ struct role_config {
 					    const struct gb_interval *,
 					    const struct gb_interval *peer,
 					    int is_tx, void *arg);
+	/*
+	 * The connecting side, about once a second while data flows, and
+	 * once more with done set as it ends; NULL: no progress.
+	 */
+	void				(*progress_cb)(
+					    const struct gb_progress *,
+					    void *arg);
 	/* One log line, "HEAD: TEXT" (head may be NULL); NULL: none. */
 	void				(*log_cb)(const char *head,
 					    const char *text, void *arg);
