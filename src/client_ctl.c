@@ -80,9 +80,37 @@ client_local_interval(struct client *c, const struct gb_interval *iv)
 	show_intervals(c, 0);
 }
 
+/*
+ * The listener's last slices past our last one (its last moment was a
+ * slice of its own where ours joined the one before): into its slice of
+ * our last index, so that its slices add up to its bytes too.
+ */
+static void
+fold_peer_tail(struct gb_result *r)
+{
+	struct gb_interval *last, *iv;
+	unsigned k;
+
+	if (r->nintervals == 0 || r->npeer_intervals <= r->nintervals)
+		return;
+	last = &r->peer_intervals[r->nintervals - 1];
+	for (k = r->nintervals; k < r->npeer_intervals; k++) {
+		iv = &r->peer_intervals[k];
+		last->bytes += iv->bytes;
+		last->end_s = iv->end_s > last->end_s ? iv->end_s : last->end_s;
+		last->retrans += iv->retrans;
+		last->datagrams += iv->datagrams;
+		last->lost += iv->lost;
+		if (iv->has_udp)
+			last->jitter_ms = iv->jitter_ms;
+	}
+	r->npeer_intervals = r->nintervals;
+}
+
 void
 client_flush_intervals(struct client *c)
 {
+	fold_peer_tail(c->r);
 	show_intervals(c, 1);
 }
 

@@ -28,12 +28,6 @@
 #define REPORT_TOKLEN	64
 
 static const char *
-report_prefix(int is_tx)
-{
-	return report_side_prefix(is_tx);
-}
-
-static const char *
 report_fmt_u64(char *buf, size_t len, int has, uint64_t v)
 {
 	if (!has)
@@ -76,7 +70,7 @@ report_sockbuf(FILE *fp, const char *what, const struct gb_sockbuf *b)
 static void
 report_sockbuf_line(FILE *fp, const struct gb_side *s, int is_tx)
 {
-	fprintf(fp, "%s ", report_prefix(is_tx));
+	fprintf(fp, "%s ", report_side_prefix(is_tx));
 	report_sockbuf(fp, "sndbuf", &s->sndbuf);
 	fputs("; ", fp);
 	report_sockbuf(fp, "rcvbuf", &s->rcvbuf);
@@ -95,7 +89,7 @@ report_bytes_line(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 
 	rate = units_rate(s->mbps * 1e6, unit, &label);
 	fprintf(fp, "%s %" PRIu64 " bytes in %.2f real seconds = %.4f %s"
-	    " (%s MB), %" PRIu64 " calls\n", report_prefix(is_tx), s->bytes,
+	    " (%s MB), %" PRIu64 " calls\n", report_side_prefix(is_tx), s->bytes,
 	    s->seconds, rate, label, units_format_mb(s->bytes, mb,
 	    sizeof(mb)), s->calls);
 }
@@ -112,7 +106,7 @@ report_path_line(FILE *fp, const struct gb_side *s, int is_tx)
 	if ((s->data_path == GB_PATH_SEND || s->data_path == GB_PATH_RECV) &&
 	    !z->has)
 		return;
-	fprintf(fp, "%s data path %s", report_prefix(is_tx),
+	fprintf(fp, "%s data path %s", report_side_prefix(is_tx),
 	    datapath_name(s->data_path));
 	if (z->has)
 		fprintf(fp, ": %" PRIu64 " zerocopy sends, %" PRIu64
@@ -129,7 +123,7 @@ report_cpu_line(FILE *fp, const struct gb_side *s, int is_tx)
 	const struct gb_host_cpu *h = &s->host_cpu;
 
 	fprintf(fp, "%s cpu %.2fuser %.2fsys %.1f%% process; host ",
-	    report_prefix(is_tx), c->user_s, c->sys_s, c->process_pct);
+	    report_side_prefix(is_tx), c->user_s, c->sys_s, c->process_pct);
 	if (!h->has) {
 		fputs(REPORT_NA "\n", fp);
 		return;
@@ -170,7 +164,7 @@ report_iface_line(FILE *fp, const struct gb_side *s, int is_tx)
 	const struct gb_iface_figures *f = &s->iface;
 	char a[REPORT_TOKLEN], b[REPORT_TOKLEN];
 
-	fprintf(fp, "%s iface %s: ", report_prefix(is_tx),
+	fprintf(fp, "%s iface %s: ", report_side_prefix(is_tx),
 	    f->name[0] != '\0' ? f->name : REPORT_NA);
 	report_irq_part(fp, f);
 	fprintf(fp, ", rx %s tx %s packets",
@@ -200,13 +194,13 @@ report_udp_line(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 	if (is_tx) {
 		fprintf(fp, "%s udp %" PRIu64 " datagrams of %" PRIu32 " bytes, "
 		    "%.0f pps, batch %" PRIu32 ", %" PRIu64 " ENOBUFS/EAGAIN, "
-		    "%" PRIu64 " refused\n", report_prefix(is_tx), u->datagrams,
+		    "%" PRIu64 " refused\n", report_side_prefix(is_tx), u->datagrams,
 		    u->length, f.tx_pps, u->batch, u->enobufs, u->refused);
 		return;
 	}
 	fprintf(fp, "%s udp %" PRIu64 " datagrams, %.0f pps, lost %" PRIu64
 	    " (%.3f %%%s), %" PRIu64 " late, %" PRIu64 " dup, %" PRIu64
-	    " stray, jitter %.3f ms\n", report_prefix(is_tx), u->datagrams,
+	    " stray, jitter %.3f ms\n", report_side_prefix(is_tx), u->datagrams,
 	    f.rx_pps, f.lost, f.lost_pct, f.sent_known ? "" : ", by the gaps",
 	    u->ooo, u->dup, u->stray, u->jitter_ms);
 }
@@ -224,7 +218,7 @@ report_udp_cost_line(FILE *fp, const struct gb_result *r, int is_tx)
 	if (!c->has)
 		return;
 	fprintf(fp, "%s per datagram: %.3f us process cpu, %.3f us host cpu, "
-	    "%s irq, %s %s softirq\n", report_prefix(is_tx), c->cpu_us,
+	    "%s irq, %s %s softirq\n", report_side_prefix(is_tx), c->cpu_us,
 	    c->host_us, report_fmt_real(irq, sizeof(irq), c->has_irq, 4,
 	    c->irq), report_fmt_real(sirq, sizeof(sirq), c->has_softirq, 4,
 	    c->softirq), is_tx ? "NET_TX" : "NET_RX");
@@ -236,13 +230,13 @@ report_tcp_line(FILE *fp, const struct gb_side *s, int is_tx)
 	const struct gb_tcp *t = &s->tcp;
 
 	if (!t->has) {
-		fprintf(fp, "%s tcp " REPORT_NA "\n", report_prefix(is_tx));
+		fprintf(fp, "%s tcp " REPORT_NA "\n", report_side_prefix(is_tx));
 		return;
 	}
 	if (is_tx)
 		fprintf(fp, "%s tcp %" PRIu32 " retrans, rtt %.3f ms (var "
 		    "%.3f), cwnd %" PRIu32 ", mss %" PRIu32 "\n",
-		    report_prefix(is_tx), t->retransmits, t->rtt_us / 1000.0,
+		    report_side_prefix(is_tx), t->retransmits, t->rtt_us / 1000.0,
 		    t->rttvar_us / 1000.0, t->cwnd, t->mss);
 	else
 		/*
@@ -251,7 +245,7 @@ report_tcp_line(FILE *fp, const struct gb_side *s, int is_tx)
 		 */
 		fprintf(fp, "%s tcp rtt %.3f ms (var %.3f); reverse "
 		    "direction (acks only): cwnd %" PRIu32 ", mss %" PRIu32
-		    "\n", report_prefix(is_tx), t->rtt_us / 1000.0,
+		    "\n", report_side_prefix(is_tx), t->rtt_us / 1000.0,
 		    t->rttvar_us / 1000.0, t->cwnd, t->mss);
 }
 
@@ -263,11 +257,11 @@ report_verbose_lines(FILE *fp, const struct gb_side *s, int is_tx)
 	char a[REPORT_TOKLEN], b[REPORT_TOKLEN];
 
 	fprintf(fp, "%s cpu %.1f%% user %.1f%% sys of real time;"
-	    " host cpus %s\n", report_prefix(is_tx), s->cpu.user_pct,
+	    " host cpus %s\n", report_side_prefix(is_tx), s->cpu.user_pct,
 	    s->cpu.sys_pct, report_fmt_u64(a, sizeof(a), s->host_cpu.has,
 	    (uint64_t)s->host_cpu.ncpus));
 	fprintf(fp, "%s iface %s: rx %s tx %s bytes on the wire\n",
-	    report_prefix(is_tx), f->name[0] != '\0' ? f->name : REPORT_NA,
+	    report_side_prefix(is_tx), f->name[0] != '\0' ? f->name : REPORT_NA,
 	    report_fmt_u64(a, sizeof(a), f->has_counters, f->rx_bytes),
 	    report_fmt_u64(b, sizeof(b), f->has_counters, f->tx_bytes));
 }
@@ -283,11 +277,11 @@ report_detail_lines(FILE *fp, const struct gb_side *s, int is_tx)
 	unsigned i;
 
 	if (s->context.has)
-		context_text(fp, &s->context, f->name, report_prefix(is_tx));
+		context_text(fp, &s->context, f->name, report_side_prefix(is_tx));
 	for (i = 0; i < f->nlines && i < GB_MAX_IRQ_LINES; i++) {
 		l = &f->lines[i];
 		fprintf(fp, "%s irq %s %s [%s]%s: %" PRIu64 " on cpu %s\n",
-		    report_prefix(is_tx), l->name, l->chip, l->actions,
+		    report_side_prefix(is_tx), l->name, l->chip, l->actions,
 		    l->shared ? " shared" : "", l->count,
 		    l->cpus[0] != '\0' ? l->cpus : "none");
 	}
@@ -295,13 +289,13 @@ report_detail_lines(FILE *fp, const struct gb_side *s, int is_tx)
 		return;
 	fprintf(fp, "%s tcp segs out %" PRIu64 " (data %" PRIu64 ") in %"
 	    PRIu64 " (data %" PRIu64 "), advmss %" PRIu32 ", pmtu %" PRIu32
-	    ", irq/seg %s\n", report_prefix(is_tx), t->segs_out,
+	    ", irq/seg %s\n", report_side_prefix(is_tx), t->segs_out,
 	    t->data_segs_out, t->segs_in, t->data_segs_in, t->advmss,
 	    t->pmtu, report_fmt_real(a, sizeof(a), f->has_irq_per_segment, 3,
 	    f->irq_per_segment));
 	if (t->has_limited && t->busy_us > 0)
 		fprintf(fp, "%s tcp busy %.3f s: limited by rwnd %.1f%%, by "
-		    "sndbuf %.1f%%\n", report_prefix(is_tx), t->busy_us / 1e6,
+		    "sndbuf %.1f%%\n", report_side_prefix(is_tx), t->busy_us / 1e6,
 		    100.0 * (double)t->rwnd_limited_us / (double)t->busy_us,
 		    100.0 * (double)t->sndbuf_limited_us / (double)t->busy_us);
 }
@@ -317,7 +311,7 @@ report_stream_lines(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 	double rate;
 
 	if (s->tos > 0 || s->has_fq_rate) {
-		fprintf(fp, "%s tos ", report_prefix(is_tx));
+		fprintf(fp, "%s tos ", report_side_prefix(is_tx));
 		if (s->tos >= 0)
 			fprintf(fp, "0x%02x", (unsigned)s->tos);
 		else
@@ -332,7 +326,7 @@ report_stream_lines(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 		rate = units_rate(result_mbps(g->bytes, g->seconds) * 1e6,
 		    unit, &label);
 		fprintf(fp, "%s stream %u: %" PRIu64 " bytes in %.2f s = %.4f "
-		    "%s, cpu %s", report_prefix(is_tx), i, g->bytes,
+		    "%s, cpu %s", report_side_prefix(is_tx), i, g->bytes,
 		    g->seconds, rate, label, report_fmt_u64(a, sizeof(a),
 		    g->cpu >= 0, (uint64_t)g->cpu));
 		if (g->pinned >= 0)
@@ -347,7 +341,7 @@ report_warning_lines(FILE *fp, const struct gb_side *s, int is_tx)
 	unsigned i;
 
 	for (i = 0; i < s->nwarnings && i < GB_MAX_WARNINGS; i++)
-		fprintf(fp, "%s warning: %s\n", report_prefix(is_tx),
+		fprintf(fp, "%s warning: %s\n", report_side_prefix(is_tx),
 		    s->warnings[i]);
 }
 
@@ -359,7 +353,7 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 
 	if (!s->has) {
 		fprintf(fp, "%s %s figures unavailable (not reported by %s)\n",
-		    report_prefix(is_tx), is_tx ? "sender" : "receiver",
+		    report_side_prefix(is_tx), is_tx ? "sender" : "receiver",
 		    r->peer);
 		return;
 	}
@@ -382,7 +376,7 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 		report_stream_lines(fp, s, is_tx, st->unit);
 	}
 	if (s->capture.has)
-		capture_text(fp, &s->capture, report_prefix(is_tx));
+		capture_text(fp, &s->capture, report_side_prefix(is_tx));
 	report_warning_lines(fp, s, is_tx);
 }
 

@@ -98,9 +98,8 @@ pconn_hello(struct server *s, struct pconn *pc, const struct proto_msg *m)
 }
 
 void
-server_data_refused(const struct server *s, struct pconn *pc)
+server_data_refused(struct pconn *pc)
 {
-	(void)s;
 	pending_note(pc, "data connection with an unknown token or stream, "
 	    "closed");
 	pending_drop(pc);

@@ -268,7 +268,7 @@ static enum session_state
 h_data_refused(struct session *ss, struct session_arg *a)
 {
 	if (a->pc != NULL)	/* a datagram is never answered */
-		server_data_refused(ss->srv, a->pc);
+		server_data_refused(a->pc);
 	return ss->state;
 }
 

@@ -121,7 +121,7 @@ int		 server_signals_start(struct server_signals *, struct server *);
 void		 server_signals_stop(struct server_signals *);
 
 /* server.c: drop a data connection that belongs to no test, saying so. */
-void		 server_data_refused(const struct server *, struct pconn *);
+void		 server_data_refused(struct pconn *);
 
 /*
  * server_session.c: a session for the hello hm on pc (keys, token,

@@ -102,7 +102,7 @@ session_data(struct server *s, struct pconn *pc, const struct proto_msg *m)
 		    session_token_equal(m->token, ss->token))
 			to = ss;
 	if (to == NULL)
-		server_data_refused(s, pc);
+		server_data_refused(pc);
 	else
 		session_event(to, SE_DATA, &a);
 }

@@ -211,8 +211,9 @@ def messages(stream):
     return out
 
 
-HELLO, ACCEPT, REFUSE, DATA, START, DONE, RESULT, ERROR, CHALLENGE, AUTH = \
-    range(1, 11)
+HELLO, ACCEPT, REFUSE, DATA, START, DONE, RESULT, ERROR, CHALLENGE, AUTH, \
+    INTERVAL = range(1, 12)
+F_MAC = 0x0001
 src_n = [10]
 
 
@@ -251,6 +252,25 @@ def main():
         check("right key, %s: control + 2 data connections" % name,
               len(px.conns) == 3, str(len(px.conns)))
     good = px.conns[0]
+
+    # 1b. -i: the listener's slices come sealed, between start and result.
+    rc, out, err, px = through(lst, "-t", "127.0.0.1", "-T", "0.5", "-i",
+                               "0.1", "--psk", k1, "-J")
+    s2c = messages(px.conns[0]["s2c"]) if px.conns else []
+    ivs = [m for m in s2c if m[1] == INTERVAL]
+    try:
+        peers = [iv.get("peer") for iv in json.loads(out)["intervals"]]
+    except (ValueError, KeyError):
+        peers = []
+    # (Its last slice may be folded into the one before, where the
+    # client's last moment joined its previous slice.)
+    check("right key, -i: the listener's interval messages, each sealed, "
+          "before the result, in the client's intervals",
+          rc == 0 and len(ivs) >= 4 and all(m[2] & F_MAC for m in ivs) and
+          [m[1] for m in s2c][-1] == RESULT and
+          len(ivs) - 1 <= len(peers) <= len(ivs) and
+          all(isinstance(p, dict) for p in peers),
+          "%s %s %s" % (err, [(m[1], m[2]) for m in s2c], peers))
 
     # 2. A wrong key: refused, exit 3, no data connection at all.
     for name, role in (("forward", "-t"), ("reverse", "-r")):
