@@ -9,9 +9,16 @@
  * Only the sender's MSS is checked: it is the size of the data segments,
  * and the listener sets the option after accept(), too late for the MSS
  * its SYN-ACK advertised (the connecting side sets it before connect()).
+ * The interface whose counters are read (-I, or the one that holds the
+ * local address) is checked against the one the route to the peer leaves
+ * by.  That route is the sender's data's; the receiver's is its ACKs',
+ * and its data come in by the same interface unless the routing is
+ * asymmetric.  (An interface beside the route may still see the other
+ * direction: the sender's ACKs, with asymmetric routing.)
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/knobs.h"
 #include "base/units.h"
@@ -72,4 +79,28 @@ knobs_check(const struct gb_params *p, int is_tx, struct gb_side *s)
 		knobs_warn(s, "path MTU %u is below the interface MTU %lld: "
 		    "the peer or a hop has a smaller MTU", t->pmtu,
 		    (long long)c->mtu);
+}
+
+void
+knobs_egress(struct gb_side *s, int is_tx, const char *ifname, int given,
+    const char *egress)
+{
+	char	what[GB_IFNAME_LEN + 24];
+
+	if (ifname[0] == '\0' || egress[0] == '\0' ||
+	    strcmp(ifname, egress) == 0)
+		return;
+	if (given)
+		snprintf(what, sizeof(what), "-I %s", ifname);
+	else
+		snprintf(what, sizeof(what), "%s (holds the local address)",
+		    ifname);
+	if (is_tx)
+		knobs_warn(s, "%s: the test's data leave by %s, so %s's "
+		    "interrupt and packet counts miss them", what, egress,
+		    ifname);
+	else
+		knobs_warn(s, "%s: the route to the sender leaves by %s, "
+		    "so %s's interrupt and packet counts miss the data unless "
+		    "the routing is asymmetric", what, egress, ifname);
 }

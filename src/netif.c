@@ -2,8 +2,9 @@
  * netif.c: the test interface as sysfs and getifaddrs() show it.
  *
  * This file owns SYSFS/class/net/IF/statistics, the device's msi_irqs
- * directory, what kind of interface it is (device link, type, uevent) and
- * the address-to-name lookup.  It does not parse /proc
+ * directory, what kind of interface it is (device link, type, uevent),
+ * the interfaces under it (its lower_ links) and the address-to-name
+ * lookup.  It does not parse /proc
  * (irqstat.c does), keep samples or print.  Every interface name is
  * checked before it goes into a path, so "../" cannot walk out of the
  * sysfs root.
@@ -28,6 +29,7 @@
 #include "host/netif.h"
 
 #define NETIF_PATH_MAX	4096
+#define NETIF_NEST_MAX	8	/* the kernel's MAX_NEST_DEV */
 
 static int	netif_path(char *, const char *, const char *, const char *,
 		    char *, size_t);
@@ -38,6 +40,7 @@ static int	netif_msi_dir(const char *, unsigned **, size_t *);
 static int	netif_exists(const char *, const char *, const char *, int);
 static void	netif_devtype_read(const char *, const char *,
 		    struct netif_kind *);
+static int	netif_below(const char *, const char *, const char *, int);
 static int	netif_same_addr(const struct sockaddr *,
 		    const struct sockaddr *);
 static int	netif_in_loopnet(const struct ifaddrs *,
@@ -341,6 +344,39 @@ netif_kind_read(const char *sysfs, const char *ifname, struct netif_kind *k,
 	}
 	netif_devtype_read(sysfs, ifname, k);
 	return 0;
+}
+
+/*
+ * Does SYSFS/class/net/UPPER hold a lower_LOWER link, or one to an
+ * interface that does, within depth levels?  The kernel stacks at most
+ * NETIF_NEST_MAX; the bound also ends a loop of links in a tree that is
+ * not the kernel's.  Only the links' names are read, not their targets.
+ */
+static int
+netif_below(const char *sysfs, const char *upper, const char *lower,
+    int depth)
+{
+	struct dirent	*e;
+	DIR		*d;
+	char		 path[NETIF_PATH_MAX], why[64];
+	int		 found = 0;
+
+	if (depth <= 0 || netif_path(path, sysfs, upper, "", why,
+	    sizeof(why)) == -1 || (d = opendir(path)) == NULL)
+		return 0;
+	while (!found && (e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, "lower_", 6) == 0)
+			found = strcmp(e->d_name + 6, lower) == 0 ||
+			    netif_below(sysfs, e->d_name + 6, lower, depth - 1);
+	closedir(d);
+	return found;
+}
+
+int
+netif_is_below(const char *sysfs, const char *upper, const char *lower)
+{
+	return netif_name_ok(lower) && strcmp(upper, lower) != 0 &&
+	    netif_below(sysfs, upper, lower, NETIF_NEST_MAX);
 }
 
 /* An IPv4-mapped IPv6 address ("::ffff:10.0.0.1") as plain IPv4. */

@@ -2,7 +2,8 @@
  * xfer_measure.c: the measurement session around one test's transfer
  * (xfer_measure.h): what the host, the interface and the sockets were
  * before the first byte and after the last, the packet capture between,
- * and the checks of the knobs that did not take.  The stream engine
+ * and the checks of the knobs that did not take and of an interface that
+ * is not the one the test's packets leave by.  The stream engine
  * (xfer.c) calls it at those moments and never in between: nothing here
  * runs while data moves, and it starts no stream, sets no timer and
  * moves no byte.
@@ -18,6 +19,7 @@
 #include "host/context.h"
 #include "host/hoststat.h"
 #include "host/netif.h"
+#include "host/route.h"
 #include "host/sock.h"
 #include "xfer_measure.h"
 
@@ -39,6 +41,42 @@ measure_capture_start(struct xfer_measure *m, int fd, uint16_t port)
 	    sizeof(m->capture_err));
 }
 
+/*
+ * The interface the route to the peer leaves by (stream 0's socket, as
+ * the kernel routes it now), kept in m->egress only when the counters
+ * are read from another: xfer_measure_warn() says so.  None is kept
+ * when the route cannot be asked (the test runs on without it), when no
+ * interface is read, when m->ifname is under the route's interface (a
+ * port of its bridge or bond, the link of its VLAN: its interrupts are
+ * the test's), or when a captured host is replayed (GIGEBENCH_SYSFS: its
+ * interfaces are not this host's, whose routes these are).
+ *
+ * Loopback: a test to 127.0.0.1 or ::1 reads lo, found from the local
+ * address, and leaves by lo: nothing to say.  A test to a local address
+ * of another interface (eth0's own 192.0.2.2) leaves by lo as well,
+ * while the counters read are eth0's, which holds the address and sees
+ * none of the test's packets: that is a real mismatch, warned of like
+ * any other and not hidden (-I lo reads the interface the test uses).
+ * The route is only the way out: data that come in by another interface
+ * than the one read while the ACKs leave by the one read (asymmetric
+ * routing) go unseen here.
+ */
+static void
+measure_egress(struct xfer_measure *m, int fd)
+{
+	const char	*sysfs = "/sys";
+	char		 err[GB_ERR_LEN];
+
+	m->egress[0] = '\0';
+	if (m->roots != NULL && m->roots->sysfs != NULL)
+		sysfs = m->roots->sysfs;
+	if (m->ifname[0] == '\0' || strcmp(sysfs, "/sys") != 0 ||
+	    route_egress_fd(fd, m->egress, sizeof(m->egress), err,
+	    sizeof(err)) == -1 || strcmp(m->egress, m->ifname) == 0 ||
+	    netif_is_below(sysfs, m->egress, m->ifname))
+		m->egress[0] = '\0';
+}
+
 int
 xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
     const struct gb_params *p, char *err, size_t errlen)
@@ -50,11 +88,12 @@ xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
 	m->p = p;
 	m->is_tx = c->is_tx;
 	m->roots = c->roots;
-	if (c->ifname != NULL)
+	if ((m->ifname_given = c->ifname != NULL))
 		snprintf(m->ifname, sizeof(m->ifname), "%s", c->ifname);
 	else if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
 		netif_name_for_addr((struct sockaddr *)&ss, m->ifname,
 		    sizeof(m->ifname));
+	measure_egress(m, fd);
 	sock_bufs(fd, p, m->is_tx, &m->sndbuf, &m->rcvbuf);
 	m->sndbuf.peak = m->sndbuf.actual;
 	m->rcvbuf.peak = m->rcvbuf.actual;
@@ -189,6 +228,7 @@ xfer_measure_warn(const struct xfer_measure *m, struct gb_side *side)
 
 	side->tos = m->tos;
 	side->has_fq_rate = m->has_fq_rate;
+	knobs_egress(side, m->is_tx, m->ifname, m->ifname_given, m->egress);
 	/* -u: longer than the path carries whole: the IP layer cuts it. */
 	if (m->dg_max > 0 && p->buflen > (uint32_t)m->dg_max)
 		knobs_warn(side, "-l %u: longer than the %d bytes a datagram "

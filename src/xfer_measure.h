@@ -1,7 +1,7 @@
 /*
  * xfer_measure.h: internal to the stream engine (xfer.c): the
  * measurement session around one test's transfer.  Before the first
- * byte: the interface, the sockets' read-backs, -A's CPU list, the
+ * byte: the interface (and the route's), the sockets' read-backs, -A's CPU list, the
  * context, --capture, the host and interface sample; after the last:
  * the second sample and the capture's end; then the side's figures and
  * the warnings of knobs that did not take.
@@ -24,6 +24,9 @@ struct xfer_measure {
 	int			 is_tx;
 	const struct hoststat_roots *roots;
 	char			 ifname[GB_IFNAME_LEN];
+	int			 ifname_given;	/* by -I */
+	/* The route's interface when it is not ifname's, else "". */
+	char			 egress[GB_IFNAME_LEN];
 	struct hoststat		*before;
 	struct hoststat		*after;
 	struct gb_sockbuf	 sndbuf, rcvbuf;
@@ -44,9 +47,10 @@ struct xfer_measure {
 };
 
 /*
- * From c (p is the engine's copy of c->params, kept): the interface, the
- * read-backs of c->fds[0], -A's list, the context, --capture.  -1 with
- * err for a CPU list that does not parse.
+ * From c (p is the engine's copy of c->params, kept): the interface and
+ * the one the route to the peer leaves by, the read-backs of c->fds[0],
+ * -A's list, the context, --capture.  -1 with err for a CPU list that
+ * does not parse.
  */
 int	xfer_measure_open(struct xfer_measure *, const struct xfer_config *c,
 	    const struct gb_params *p, char *err, size_t errlen);
@@ -68,7 +72,10 @@ void	xfer_measure_after(struct xfer_measure *);
  * checks' warnings.
  */
 void	xfer_measure_side(const struct xfer_measure *, struct gb_side *);
-/* Into side, after the streams' warnings: the TOS byte's, --capture's. */
+/*
+ * Into side, after the streams' warnings: the interface's that is not
+ * the route's, the TOS byte's, --capture's.
+ */
 void	xfer_measure_warn(const struct xfer_measure *, struct gb_side *);
 void	xfer_measure_free(struct xfer_measure *);
 

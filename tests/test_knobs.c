@@ -1,8 +1,9 @@
 /*
  * test_knobs.c: warnings for settings that did not take: a socket buffer
  * capped at rmem_max/wmem_max (with the sysctl to raise), an MSS the
- * connection did not use, a path MTU below the interface MTU, and no
- * warning when everything took.
+ * connection did not use, a path MTU below the interface MTU, counters
+ * read from an interface the route does not leave by, and no warning
+ * when everything took.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -159,6 +160,42 @@ test_warn_cap(void **state)
 	assert_string_equal(s.warnings[GB_MAX_WARNINGS - 1], "warning 7 x");
 }
 
+/* The interface read is not the route's: one warning naming both. */
+static void
+test_egress(void **state)
+{
+	struct gb_side s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	knobs_egress(&s, 1, "eth1", 1, "veth0");
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "-I eth1: the test's data leave by "
+	    "veth0, so eth1's interrupt and packet counts miss them");
+	memset(&s, 0, sizeof(s));
+	knobs_egress(&s, 0, "eth0", 0, "lo");
+	assert_int_equal(s.nwarnings, 1);
+	assert_string_equal(s.warnings[0], "eth0 (holds the local address): "
+	    "the route to the sender leaves by lo, so eth0's interrupt and "
+	    "packet counts miss the data unless the routing is asymmetric");
+	/* The longest names fit whole. */
+	memset(&s, 0, sizeof(s));
+	knobs_egress(&s, 0, "a23456789012345", 0, "b23456789012345");
+	assert_int_equal(s.nwarnings, 1);
+	assert_true(strlen(s.warnings[0]) < GB_WARNING_LEN - 1);
+	assert_non_null(strstr(s.warnings[0], "routing is asymmetric"));
+	memset(&s, 0, sizeof(s));
+	knobs_egress(&s, 1, "a23456789012345", 0, "b23456789012345");
+	assert_true(strlen(s.warnings[0]) < GB_WARNING_LEN - 1);
+	assert_non_null(strstr(s.warnings[0], "counts miss them"));
+	/* The same interface, or one not known: nothing. */
+	memset(&s, 0, sizeof(s));
+	knobs_egress(&s, 1, "lo", 0, "lo");
+	knobs_egress(&s, 1, "eth0", 1, "");
+	knobs_egress(&s, 0, "", 0, "eth0");
+	assert_int_equal(s.nwarnings, 0);
+}
+
 int
 main(void)
 {
@@ -169,6 +206,7 @@ main(void)
 		cmocka_unit_test(test_mss),
 		cmocka_unit_test(test_pmtu),
 		cmocka_unit_test(test_warn_cap),
+		cmocka_unit_test(test_egress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /*
  * test_netif.c: sysfs counters, MSI vectors and the kind of interface
- * from fixture trees in tests/fixtures/ (run from the top directory), and
+ * from fixture trees in tests/fixtures/ (run from the top directory), an
+ * interface under a bond, VLAN or bridge (sys-stacked), and
  * the address-to-name lookup against a hand-made getifaddrs() list and
  * this host's own.
  */
@@ -238,6 +239,45 @@ test_kind_read(void **state)
 	expect_kind("/sys", "lo", 0, 0, 1, "");
 }
 
+/*
+ * sys-stacked: eth0 and eth1 in bond0, VLAN vlan100 on bond0, bridge br0
+ * over vlan100 and tap0; loopa and loopb each other's lower; n0 over n1
+ * over ... n9, nine links.
+ */
+static void
+test_is_below(void **state)
+{
+	const char	*sys = FIX "sys-stacked";
+
+	(void)state;
+	assert_int_equal(netif_is_below(sys, "bond0", "eth0"), 1);
+	assert_int_equal(netif_is_below(sys, "bond0", "eth1"), 1);
+	assert_int_equal(netif_is_below(sys, "vlan100", "bond0"), 1);
+	assert_int_equal(netif_is_below(sys, "vlan100", "eth1"), 1);
+	assert_int_equal(netif_is_below(sys, "br0", "eth0"), 1);
+	assert_int_equal(netif_is_below(sys, "br0", "tap0"), 1);
+	/* not the other way round, not beside, not itself */
+	assert_int_equal(netif_is_below(sys, "eth0", "bond0"), 0);
+	assert_int_equal(netif_is_below(sys, "vlan100", "tap0"), 0);
+	assert_int_equal(netif_is_below(sys, "eth0", "eth1"), 0);
+	assert_int_equal(netif_is_below(sys, "bond0", "bond0"), 0);
+	/* a loop of links ends; the kernel stacks at most 8 */
+	assert_int_equal(netif_is_below(sys, "loopa", "loopb"), 1);
+	assert_int_equal(netif_is_below(sys, "loopa", "eth0"), 0);
+	assert_int_equal(netif_is_below(sys, "n0", "n8"), 1);
+	assert_int_equal(netif_is_below(sys, "n0", "n9"), 0);
+	assert_int_equal(netif_is_below(sys, "n1", "n9"), 1);
+	/* names that are not, interfaces and roots that are not there */
+	assert_int_equal(netif_is_below(sys, "bond0", "../eth0"), 0);
+	assert_int_equal(netif_is_below(sys, "../net/bond0", "eth0"), 0);
+	assert_int_equal(netif_is_below(sys, "bond0", ""), 0);
+	assert_int_equal(netif_is_below(sys, "bond9", "eth0"), 0);
+	assert_int_equal(netif_is_below(FIX "no-such-root", "bond0", "eth0"),
+	    0);
+	/* this host: nothing is under lo */
+	assert_int_equal(netif_is_below("/sys", "lo", "eth0"), 0);
+}
+
 /* A hand-made getifaddrs() list. */
 struct fake_if {
 	struct ifaddrs		ifa;
@@ -391,6 +431,7 @@ main(void)
 		cmocka_unit_test(test_msi_irqs),
 		cmocka_unit_test(test_uevent_parse),
 		cmocka_unit_test(test_kind_read),
+		cmocka_unit_test(test_is_below),
 		cmocka_unit_test(test_name_in_list),
 		cmocka_unit_test(test_name_for_addr_real),
 	};

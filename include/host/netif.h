@@ -1,8 +1,8 @@
 /*
  * netif.h: one network interface as sysfs and getifaddrs() show it: its
  * packet and byte counters, the MSI vectors its device owns, what kind of
- * interface it is, and which interface holds a local address.  Files are
- * read under a sysfs root that tests can move.
+ * interface it is, what it is stacked under, and which interface holds a
+ * local address.  Files are read under a sysfs root that tests can move.
  */
 #ifndef GB_NETIF_H
 #define GB_NETIF_H
@@ -74,6 +74,14 @@ int	netif_uevent_parse(FILE *, char *devtype, size_t len);
  */
 int	netif_kind_read(const char *sysfs, const char *ifname,
 	    struct netif_kind *, char *err, size_t errlen);
+/*
+ * Is lower stacked under upper: a port of bridge or bond upper, the
+ * link of VLAN or macvlan upper, or below one of those (a VLAN on a bond
+ * on lower), as the SYSFS/class/net/UPPER/lower_NAME links say?  1 or 0
+ * (also for an invalid name, a missing directory, and upper itself).
+ */
+int	netif_is_below(const char *sysfs, const char *upper,
+	    const char *lower);
 /*
  * The interface in list that holds addr (AF_INET or AF_INET6, IPv4-mapped
  * IPv6 too).  A 127.0.0.0/8 address maps to the interface whose 127/8
