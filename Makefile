@@ -188,6 +188,9 @@ check-auth: $(BIN)
 check-results: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) python3 tests/results.py
 
+check-rr: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) python3 tests/rr.py
+
 check-options: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/options_bad.sh
 
@@ -204,7 +207,7 @@ check-claims: $(BIN)
 
 CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
-	  check-results \
+	  check-results check-rr \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
@@ -238,7 +241,7 @@ asan:
 #   srccap.c are unit-tested under ASan, and the pending-connection and
 #   refusal paths are check-loopback's and check-auth's.
 # Together about 70 s saved.
-ASAN_CHECKS = check-unit check-loopback check-udp check-ttcp check-man check-sweep \
+ASAN_CHECKS = check-unit check-loopback check-udp check-ttcp check-man check-sweep check-rr \
 	  check-options check-capture check-soak-lsan
 
 check-asan:
@@ -307,7 +310,7 @@ install-ttcp: install
 clean:
 	rm -rf build build-asan
 
-.PHONY: bench-smoke bench-memory all check check-all check-hostile check-options check-unit check-results \
+.PHONY: bench-smoke bench-memory all check check-all check-hostile check-options check-unit check-results check-rr \
 	check-loopback check-man check-sweep check-netns check-capture \
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \

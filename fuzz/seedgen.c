@@ -868,6 +868,8 @@ session(const char *name, int keyed, int direction, unsigned streams,
 		hello->params.rx_path = path;
 	if (extra == 6)		/* -i: the listener sends its slices */
 		hello->params.interval_ms = 100;
+	if (extra == 7)		/* --rr: the listener answers */
+		hello->params.rr = hello->params.nodelay = 1;
 	memset(&s, 0, sizeof(s));
 	s_handshake(&s, hello, keyed);
 	if (streams > 7) {
@@ -936,6 +938,7 @@ seeds_sessions(void)
 	session("session-hello-twice", 0, GB_DIR_CLIENT_SENDS, 1, 1, 4, 0);
 	session("session-token-text", 0, GB_DIR_CLIENT_SENDS, 1, 1, 5, 0);
 	session("session-interval", 0, GB_DIR_CLIENT_RECEIVES, 1, 1, 6, 0);
+	session("session-rr", 0, GB_DIR_CLIENT_SENDS, 2, 1, 7, 0);
 	/* Every data path of the listener's end. */
 	session("session-path-skip_rx_copy", 0, GB_DIR_CLIENT_SENDS, 1, 1, 0,
 	    GB_PATH_SKIP_RX_COPY);

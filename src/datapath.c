@@ -19,6 +19,8 @@ static const char *const datapath_names[GB_PATH_COUNT] = {
 	[GB_PATH_RECVMMSG] = "recvmmsg",
 	[GB_PATH_GSO] = "gso",
 	[GB_PATH_GRO] = "gro",
+	[GB_PATH_RR_ASK] = "rr_ask",
+	[GB_PATH_RR_ANSWER] = "rr_answer",
 };
 
 const char *
@@ -51,6 +53,8 @@ datapath_asked(const struct gb_params *p, int is_tx)
 int
 datapath_of(const struct gb_params *p, int is_tx)
 {
+	if (p->rr)
+		return is_tx ? GB_PATH_RR_ASK : GB_PATH_RR_ANSWER;
 	if (p->udp && is_tx)
 		return p->gso ? GB_PATH_GSO : GB_PATH_SENDMMSG;
 	if (p->udp)

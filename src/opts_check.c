@@ -100,8 +100,9 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 }
 
 /*
- * --cport N: stream i binds N + i, within the ports.  --json-stream
- * follows one test, not the many of a sweep.
+ * --cport N: stream i binds N + i, within the ports.  --rr's sizes and
+ * burst need --rr, which runs one test.  --json-stream follows one test,
+ * not the many of a sweep.
  */
 static int
 opts_stream_check(const struct gb_opts *o, struct opts_state *st)
@@ -111,6 +112,20 @@ opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 		snprintf(st->name, sizeof(st->name), "--cport");
 		return opts_error(st, "port %u with -P %u needs ports past "
 		    "65535", (unsigned)o->cport, o->params.streams);
+	}
+	if (o->host != NULL && !o->params.rr && (o->params.req_size != 0 ||
+	    o->params.resp_size != 0 || o->params.rr_burst != 0)) {
+		snprintf(st->name, sizeof(st->name), "%s",
+		    o->params.req_size != 0 ? "--request-size" :
+		    o->params.resp_size != 0 ? "--response-size" : "--rr-burst");
+		return opts_error(st, "needs --rr");
+	}
+	if (o->params.rr && (o->sweep.naxes > 0 || o->repeat > 1 ||
+	    o->conf_level > 0 || o->csv_path != NULL ||
+	    o->plot_path != NULL)) {
+		snprintf(st->name, sizeof(st->name), "--rr");
+		return opts_error(st, "cannot be used with a sweep, --repeat, "
+		    "--confidence, --csv or --plot in this version");
 	}
 	if (!o->json_stream || (o->sweep.naxes == 0 && o->repeat <= 1 &&
 	    o->conf_level == 0 && o->csv_path == NULL && o->plot_path == NULL))
@@ -178,6 +193,9 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;
 	if (opts_udp(o, st) == OPTS_ERROR)
 		return OPTS_ERROR;
+	/* --rr, TCP: Nagle would hold a burst's requests for an ACK. */
+	if (p->rr && !p->udp)
+		p->nodelay = 1;
 	/* ttcp's -n alone runs until the count is done. */
 	if (p->nbuf != 0 && st->duration_arg == NULL)
 		p->duration_ms = GB_MAX_DURATION_MS;

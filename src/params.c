@@ -33,6 +33,9 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_RATE_PPS, rate_pps, 1, GB_MAX_RATE_PPS, 1),
 	F(PF_BATCH, batch, 1, GB_MAX_BATCH, 1),		/* 0: default */
 	F(PF_OMIT_MS, omit_ms, GB_MIN_OMIT_MS, GB_MAX_OMIT_MS, 1), /* 0: none */
+	F(PF_REQ_SIZE, req_size, 1, GB_MAX_RR_SIZE, 1),		/* 0: 1 */
+	F(PF_RESP_SIZE, resp_size, 1, GB_MAX_RR_SIZE, 1),	/* 0: 1 */
+	F(PF_RR_BURST, rr_burst, 1, GB_MAX_RR_BURST, 1),	/* 0: 1 */
 };
 #undef F
 

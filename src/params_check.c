@@ -46,13 +46,56 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 	uint64_t per = p->buflen;
 	int zc = p->tx_path == GB_PATH_ZEROCOPY;
 
-	if (zc)
+	if (p->rr)	/* --rr: one request and one answer a stream */
+		per = (uint64_t)params_rr_size(p->req_size) +
+		    params_rr_size(p->resp_size);
+	else if (zc)
 		per *= params_zc_ring_count(p->buflen);
 	if ((uint64_t)p->streams * per <= GB_MAX_BUF_TOTAL)
 		return 0;
 	snprintf(err, errlen, "streams x buffer memory is over the limit of "
 	    "%u MiB: %u x %llu bytes%s", GB_MAX_BUF_TOTAL >> 20, p->streams,
 	    (unsigned long long)per, zc ? " (with -Z's ring)" : "");
+	return -1;
+}
+
+/*
+ * --rr, in this version: TCP, the connecting side asking, for -T, by its
+ * own loops (stream_rr.c), without -i.
+ */
+static int
+params_rr_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	const char *no = NULL;
+
+	if (!p->rr)
+		return 0;
+	if (p->udp)
+		no = "-u (TCP only in this version)";
+	else if (p->direction != GB_DIR_CLIENT_SENDS)
+		no = "-r (the connecting side asks)";
+	else if (p->tx_path != 0 || p->rx_path != 0)
+		no = "-Z, --sendfile, --splice or --skip-rx-copy (it moves "
+		    "its own way)";
+	else if (p->nbuf != 0)
+		no = "-n (it runs for -T)";
+	else if (p->omit_ms != 0)
+		no = "--omit";
+	else if (p->interval_ms != 0)
+		no = "-i (not in this version)";
+	if (no == NULL && params_rr_size(p->rr_burst) > 1 &&
+	    (uint64_t)p->rr_burst * (params_rr_size(p->req_size) +
+	    params_rr_size(p->resp_size)) > GB_MAX_RR_INFLIGHT) {
+		snprintf(err, errlen, "--rr-burst %u of %u-byte requests and "
+		    "%u-byte answers keeps more than %u KiB in flight: both "
+		    "ends could block sending", p->rr_burst,
+		    params_rr_size(p->req_size), params_rr_size(p->resp_size),
+		    GB_MAX_RR_INFLIGHT / 1024);
+		return -1;
+	}
+	if (no == NULL)
+		return 0;
+	snprintf(err, errlen, "--rr cannot be used with %s", no);
 	return -1;
 }
 
@@ -171,7 +214,8 @@ params_check(const struct gb_params *p, char *err, size_t errlen)
 	if (params_memory_check(p, err, errlen) == -1 ||
 	    params_min_check(p, err, errlen) == -1 ||
 	    params_path_check(p, err, errlen) == -1 ||
-	    params_udp_check(p, err, errlen) == -1)
+	    params_udp_check(p, err, errlen) == -1 ||
+	    params_rr_check(p, err, errlen) == -1)
 		return -1;
 	if (!params_cc_ok(p->cc)) {
 		snprintf(err, errlen, "congestion control name is invalid: "

@@ -10,6 +10,7 @@
  *			sequence number (seqstat.h) at the kernel's
  *			arrival time (SO_TIMESTAMPNS); --gro: each message
  *			a train the kernel coalesced (UDP_GRO)
+ *	rr_answer	--rr: a request read, answered (stream_rr.c)
  *
  * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
  * whole-buffer read from outwaiting a silent peer, and the end of a
@@ -38,6 +39,7 @@
 #include "host/sock.h"
 #include "data/receiver.h"
 #include "data/stream.h"
+#include "stream_rr.h"
 
 /* A pipe of 16 pages is the default; larger ones move more per call. */
 #define RX_PIPE_BYTES	(1024 * 1024)
@@ -455,6 +457,8 @@ static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
 	[GB_PATH_SPLICE] =		{ splice_open, splice_loop, shut_write },
 	[GB_PATH_RECVMMSG] =		{ dg_open, dg_recv, dg_end },
 	[GB_PATH_GRO] =			{ dg_open, dg_recv, dg_end },
+	[GB_PATH_RR_ANSWER] =		{ rr_answer_open, rr_answer,
+					  shut_write },
 };
 
 int

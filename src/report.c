@@ -209,7 +209,7 @@ report_udp_line(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 static void
 report_udp_cost_line(FILE *fp, const struct gb_result *r, int is_tx)
 {
-	char irq[REPORT_TOKLEN], sirq[REPORT_TOKLEN];
+	char irq[REPORT_TOKLEN], sirq[REPORT_TOKLEN], host[REPORT_TOKLEN];
 	struct gb_udp_figures f;
 	const struct gb_udp_cost *c;
 
@@ -217,9 +217,10 @@ report_udp_cost_line(FILE *fp, const struct gb_result *r, int is_tx)
 	c = is_tx ? &f.tx : &f.rx;
 	if (!c->has)
 		return;
-	fprintf(fp, "%s per datagram: %.3f us process cpu, %.3f us host cpu, "
+	fprintf(fp, "%s per datagram: %.3f us process cpu, %s us host cpu, "
 	    "%s irq, %s %s softirq\n", report_side_prefix(is_tx), c->cpu_us,
-	    c->host_us, report_fmt_real(irq, sizeof(irq), c->has_irq, 4,
+	    report_fmt_real(host, sizeof(host), c->has_host, 3, c->host_us),
+	    report_fmt_real(irq, sizeof(irq), c->has_irq, 4,
 	    c->irq), report_fmt_real(sirq, sizeof(sirq), c->has_softirq, 4,
 	    c->softirq), is_tx ? "NET_TX" : "NET_RX");
 }
@@ -370,6 +371,7 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 		report_udp_cost_line(fp, r, is_tx);
 	} else
 		report_tcp_line(fp, s, is_tx);
+	report_rr_lines(fp, r, s, is_tx);
 	if (st->verbose >= 1) {
 		report_verbose_lines(fp, s, is_tx);
 		report_detail_lines(fp, s, is_tx);
@@ -389,7 +391,10 @@ report_text(FILE *fp, const struct gb_result *r,
 		report_side(fp, r, 0, st);
 		diag_text(fp, r);
 	}
-	report_summary_line(fp, r, st->unit);
+	if (r->params.rr)
+		report_rr_summary(fp, r);
+	else
+		report_summary_line(fp, r, st->unit);
 }
 
 /* Process CPU of one side, rounded as nuttcp prints it. */

@@ -30,7 +30,7 @@ report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
 	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o, s:s, s:o,"
-	    " s:o, s:o, s:f}",
+	    " s:o, s:o, s:f, s:b}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", member_jint(p->nbuf),
@@ -54,7 +54,8 @@ report_params_json(const struct gb_params *p)
 	    "rate_pps", member_uint_or_null(p->rate_pps != 0, p->rate_pps),
 	    "batch", member_uint_or_null(p->udp, p->batch != 0 ? p->batch :
 	    GB_DEFAULT_BATCH),
-	    "omit_s", p->omit_ms / 1000.0);
+	    "omit_s", p->omit_ms / 1000.0,
+	    "rr", p->rr != 0);
 }
 
 static json_t *
@@ -69,8 +70,8 @@ report_udp_cost_json(const struct gb_udp_cost *c)
 {
 	if (!c->has)
 		return json_null();
-	return json_pack("{s:f, s:f, s:o, s:o}", "cpu_us", c->cpu_us,
-	    "host_cpu_us", c->host_us,
+	return json_pack("{s:f, s:o, s:o, s:o}", "cpu_us", c->cpu_us,
+	    "host_cpu_us", c->has_host ? json_real(c->host_us) : json_null(),
 	    "interrupts", c->has_irq ? json_real(c->irq) : json_null(),
 	    "softirqs", c->has_softirq ? json_real(c->softirq) : json_null());
 }
@@ -96,6 +97,54 @@ report_udp_json(const struct gb_result *r)
 	    "per_datagram_rx", report_udp_cost_json(&f.rx));
 }
 
+/* --rr: the transactions, their rate and cost, the latencies; or null. */
+static json_t *
+report_latency_json(const struct gb_result *r)
+{
+	const struct lathist *h = &r->latency;
+	json_t *b, *o;
+	unsigned i;
+
+	if (!r->has_latency || (b = json_array()) == NULL)
+		return json_null();
+	for (i = 0; lathist_next(h, &i); i++)
+		if (json_array_append_new(b, json_pack("[I, I, I]",
+		    member_jint(lathist_low(i)), member_jint(lathist_high(i)),
+		    member_jint(h->buckets[i]))) == -1) {
+			json_decref(b);
+			return NULL;
+		}
+	o = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+	    "count", member_jint(h->count),
+	    "min_us", (double)h->min / 1e3, "mean_us", lathist_mean(h) / 1e3,
+	    "p50_us", (double)lathist_percentile(h, 50) / 1e3,
+	    "p90_us", (double)lathist_percentile(h, 90) / 1e3,
+	    "p99_us", (double)lathist_percentile(h, 99) / 1e3,
+	    "p99_9_us", (double)lathist_percentile(h, 99.9) / 1e3,
+	    "max_us", (double)h->max / 1e3,
+	    "resolution_pct", 100.0 / LATHIST_SUB_COUNT, "buckets_ns", b);
+	return o;
+}
+
+static json_t *
+report_rr_json(const struct gb_result *r)
+{
+	const struct gb_params *p = &r->params;
+	struct gb_rr_figures f;
+
+	result_rr(r, &f);
+	if (!f.has)
+		return json_null();
+	return json_pack("{s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:o}",
+	    "transactions", member_jint(f.transactions), "per_s", f.per_s,
+	    "request_size", (json_int_t)params_rr_size(p->req_size),
+	    "response_size", (json_int_t)params_rr_size(p->resp_size),
+	    "burst", (json_int_t)params_rr_size(p->rr_burst),
+	    "latency", report_latency_json(r),
+	    "per_transaction_tx", report_udp_cost_json(&f.ask),
+	    "per_transaction_rx", report_udp_cost_json(&f.answer));
+}
+
 static json_t *
 report_result_json(const struct gb_result *r)
 {
@@ -103,8 +152,8 @@ report_result_json(const struct gb_result *r)
 	const struct gb_side *d = r->receiver.has || !r->sender.has ?
 	    &r->receiver : &r->sender;
 
-	return json_pack("{s:I, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:s, s:i, "
-	    "s:o}",
+	return json_pack("{s:I, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:s, "
+	    "s:i, s:o}",
 	    "bytes", member_jint(d->bytes), "seconds", d->seconds,
 	    "mbps", d->mbps, "megabytes", result_megabytes(d->bytes),
 	    "sender", report_side_or_null(&r->sender),
@@ -112,6 +161,7 @@ report_result_json(const struct gb_result *r)
 	    "tcp", r->sender.has && !r->params.udp ?
 	    side_tcp_json(&r->sender.tcp) : json_null(),
 	    "udp", report_udp_json(r),
+	    "rr", report_rr_json(r),
 	    "peer", r->peer, "port", (int)r->port,
 	    "diagnosis", diag_json(r));
 }

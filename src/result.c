@@ -39,6 +39,7 @@ udp_cost(const struct gb_side *s, uint64_t n, int is_tx,
 		return;
 	c->has = 1;
 	c->cpu_us = (s->cpu.user_s + s->cpu.sys_s) * 1e6 / (double)n;
+	c->has_host = s->host_cpu.has;
 	c->host_us = s->host_cpu.has ? s->host_cpu.busy_pct / 100 *
 	    s->host_cpu.ncpus * s->seconds * 1e6 / (double)n : 0;
 	if ((c->has_irq = f->has_interrupts))
@@ -46,6 +47,24 @@ udp_cost(const struct gb_side *s, uint64_t n, int is_tx,
 	if ((c->has_softirq = f->has_softirq))
 		c->softirq = (double)(is_tx ? f->net_tx_softirqs :
 		    f->net_rx_softirqs) / (double)n;
+}
+
+void
+result_rr(const struct gb_result *r, struct gb_rr_figures *f)
+{
+	const struct gb_side *ask = &r->sender, *ans = &r->receiver;
+	const struct gb_side *d = ask->has && ask->rr.has ? ask : ans;
+
+	memset(f, 0, sizeof(*f));
+	if (!d->has || !d->rr.has)
+		return;
+	f->has = 1;
+	f->transactions = d->rr.transactions;
+	f->per_s = per_second(f->transactions, d->seconds);
+	if (ask->has && ask->rr.has)
+		udp_cost(ask, ask->rr.transactions, 0, &f->ask);
+	if (ans->has && ans->rr.has)
+		udp_cost(ans, ans->rr.transactions, 0, &f->answer);
 }
 
 void

@@ -8,6 +8,7 @@
  *	sendmmsg	-u: sendmmsg() of --batch datagrams, each with its
  *	gso		header (dgram.h), paced to -R; --gso: in one send()
  *			that the kernel cuts (sender_dgram.c has these)
+ *	rr_ask		--rr: a request sent, its answer awaited (stream_rr.c)
  *
  * and the end of a stream: the write side shut down after the last
  * buffer, the wait for the receiver's FIN, -Z's last completions.  It
@@ -48,6 +49,7 @@
 #include "base/params.h"
 #include "data/sender.h"
 #include "data/stream.h"
+#include "stream_rr.h"
 #include "sender_dgram.h"
 
 /* zc_wait's slot for "any completion". */
@@ -428,6 +430,7 @@ static const struct sender_path sender_paths[GB_PATH_COUNT] = {
 				  sender_dg_finish },
 	[GB_PATH_GSO] =		{ sender_gso_open, sender_dg_send,
 				  sender_dg_finish },
+	[GB_PATH_RR_ASK] =	{ rr_ask_open, rr_ask, fin_wait },
 };
 
 int

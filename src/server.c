@@ -57,6 +57,12 @@ hello_refusal(const struct server *s, const struct pconn *pc,
 	    s->cfg->role.psk == NULL && !s->cfg->allow_reverse)
 		return "this listener does not transmit to clients (start it "
 		    "with --allow-reverse or --psk FILE)";
+	/* --rr answers larger than the questions: a reverse test too. */
+	if (m->params.rr && params_rr_size(m->params.resp_size) >
+	    params_rr_size(m->params.req_size) && s->cfg->role.psk == NULL &&
+	    !s->cfg->allow_reverse)
+		return "this listener answers no --rr request with more bytes "
+		    "than it asks (start it with --allow-reverse or --psk FILE)";
 	if (bounds_check(s->lim, &m->params, buf, len) == -1)
 		return buf;
 	return NULL;

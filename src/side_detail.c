@@ -121,6 +121,15 @@ zerocopy(const struct gb_zerocopy *z)
 	    "copied", member_jint(z->copied));
 }
 
+/* --rr: the transactions, or null. */
+static json_t *
+rr(const struct gb_rr *t)
+{
+	if (!t->has)
+		return json_null();
+	return json_pack("{s:I}", "transactions", member_jint(t->transactions));
+}
+
 /* -u: the kernel's counts on this end's host, or null. */
 static json_t *
 udp_kernel(const struct gb_udp *u)
@@ -199,6 +208,7 @@ side_detail_json(json_t *o, const struct gb_side *s)
 	    -1 ||
 	    set_new(o, "zerocopy", zerocopy(&s->zerocopy)) == -1 ||
 	    set_new(o, "udp", udp(&s->udp)) == -1 ||
+	    set_new(o, "rr", rr(&s->rr)) == -1 ||
 	    set_new(o, "tos", int_or_null(s->tos)) == -1 ||
 	    set_new(o, "rcvlowat", member_uint_or_null(s->rcvlowat != 0,
 	    s->rcvlowat)) == -1 ||

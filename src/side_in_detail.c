@@ -252,6 +252,19 @@ zerocopy(struct side_in *in, const json_t *j, struct gb_zerocopy *z)
 	return 0;
 }
 
+/* --rr's count: null, or the transactions. */
+static int
+rr(struct side_in *in, const json_t *j, struct gb_rr *t)
+{
+	const json_t *o;
+
+	if ((t->has = side_member_object(in, j, "rr", SIDE_WANT_ANY,
+	    &o)) != 1)
+		return t->has;
+	return side_member_uint(in, o, "transactions", UINT64_MAX,
+	    SIDE_WANT_VALUE, &t->transactions) == -1 ? -1 : 0;
+}
+
 /* A member of struct gb_udp that is a count: its key and its place. */
 struct udp_count {
 	const char	*key;
@@ -360,7 +373,8 @@ path_details(struct side_in *in, const json_t *j, struct gb_side *s)
 	in->leader = NULL;
 	if (path_member(in, j, "data_path", &s->data_path) == -1 ||
 	    zerocopy(in, j, &s->zerocopy) == -1 ||
-	    udp(in, j, &s->udp) == -1)
+	    udp(in, j, &s->udp) == -1 ||
+	    rr(in, j, &s->rr) == -1)
 		return -1;
 	in->obj = "";
 	if ((rc = side_member_uint(in, j, "tos", 255, SIDE_WANT_ANY,

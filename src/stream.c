@@ -112,6 +112,10 @@ stream_io_close(struct stream_io *io)
 	free(io->dg.msgs);
 	free(io->dg.iov);
 	free(io->dg.cmsg);
+	free(io->rr.sent_ns);
+	free(io->rr.hist);
+	io->rr.sent_ns = NULL;
+	io->rr.hist = NULL;
 	io->dg.msgs = NULL;
 	io->dg.iov = NULL;
 	io->dg.cmsg = NULL;

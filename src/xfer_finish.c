@@ -50,6 +50,29 @@ xfer_streams_figures(struct xfer *x, struct gb_side *side)
 		    unpinned);
 }
 
+/* --rr: the transactions, and on the asking end every stream's latencies. */
+static void
+xfer_rr_figures(const struct xfer *x, struct gb_side *side,
+    struct gb_result *r)
+{
+	const struct stream_rr *rr;
+	unsigned i;
+
+	if (!x->p.rr)
+		return;
+	side->rr.has = 1;
+	if (r != NULL && x->is_tx) {
+		r->has_latency = 1;
+		lathist_init(&r->latency);
+	}
+	for (i = 0; i < x->n; i++) {
+		rr = &x->s[i].io.rr;
+		side->rr.transactions += atomic_load(&rr->trans);
+		if (r != NULL && x->is_tx && rr->hist != NULL)
+			lathist_merge(&r->latency, rr->hist);
+	}
+}
+
 int
 xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
     char *err, size_t errlen)
@@ -103,6 +126,7 @@ xfer_finish_partial(struct xfer *x, struct gb_side *side,
 	free(ti);
 	xfer_measure_side(&x->ms, side);
 	xfer_streams_figures(x, side);
+	xfer_rr_figures(x, side, r);
 	xfer_measure_warn(&x->ms, side);
 	if (r != NULL && r->params.buflen == GB_LEN_MTU)
 		r->params.buflen = x->p.buflen;	/* -l mtu: as it came out */

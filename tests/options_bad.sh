@@ -61,6 +61,11 @@ values()
 		    "zero 0" "over-maximum 65M" "over-maximum 67108865" \
 		    "overflowing 99999999999999999999" "overflowing 17179869184G"
 		;;
+	size_rr)	# --request-size, --response-size: 1 byte to 1M
+		printf '%s\n' "empty " "non-numeric one" "trailing 1Kx" \
+		    "trailing 1.5K" "negative -1" "zero 0" "over-maximum 1025K" \
+		    "over-maximum 1048577" "overflowing 99999999999999999999"
+		;;
 	size_buf)	# -b, -w, --rcvbuf, --sndbuf: 1K to 1G
 		printf '%s\n' "empty " "non-numeric big" "trailing 4Mb" \
 		    "trailing 0x1000" "negative -1K" "zero 0" "over-maximum 2G" \
@@ -265,7 +270,10 @@ w window size_buf
 - title text
 - bind-dev iface
 - cport uint_p
-- omit seconds_hs"
+- omit seconds_hs
+- request-size size_rr
+- response-size size_rr
+- rr-burst uint_batch"
 
 # The options of this build that take a value, from --help.
 rc=0

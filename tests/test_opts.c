@@ -36,7 +36,7 @@ enum field {
 	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL, F_CAPTURE, F_FORCE_BUFS,
 	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU, F_TX_PATH,
 	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN, F_UDP, F_RATE_BPS,
-	F_RATE_PPS, F_BATCH, F_OMIT
+	F_RATE_PPS, F_BATCH, F_OMIT, F_RR, F_REQ, F_RESP, F_BURST
 };
 
 struct good_case {
@@ -161,6 +161,14 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--omit", "0.1", "-T", "1" }, F_OMIT, 100 },
 	{ { "-t", "h", "--omit", "600" }, F_OMIT, 600000 },
 	{ { "-t", "h" }, F_OMIT, 0 },
+	/* --rr sets -D; its sizes and burst */
+	{ { "-t", "h", "--rr" }, F_RR, 1 },
+	{ { "-t", "h", "--rr" }, F_NODELAY, 1 },
+	{ { "-t", "h" }, F_RR, 0 },
+	{ { "-t", "h", "--rr", "--request-size", "64K" }, F_REQ, 65536 },
+	{ { "-t", "h", "--rr", "--response-size", "1M" }, F_RESP, 1048576 },
+	{ { "-t", "h", "--rr", "--rr-burst", "16" }, F_BURST, 16 },
+	{ { "-t", "h", "--rr" }, F_BURST, 0 },
 	{ { "-r", "-J" }, F_JSON, 1 },
 	{ { "-r", "--json" }, F_JSON, 1 },
 	{ { "-t", "h", "-l", "1" }, F_BUFLEN, 1 },
@@ -409,6 +417,20 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-I", "eth0:1" }, "-I", "eth0:1", NULL },
 	{ { "-t", "h", "-I", "eth 0" }, "-I", "eth 0", NULL },
 	{ { "-t", "h", "--interface", "a/b" }, "--interface", "a/b", NULL },
+	/* --rr: TCP, the connecting side asking, one test of -T */
+	{ { "-t", "h", "--rr", "-u" }, "", "",
+	    "--rr cannot be used with -u (TCP only in this version)" },
+	{ { "-r", "h", "--rr" }, "", "",
+	    "--rr cannot be used with -r (the connecting side asks)" },
+	{ { "-t", "h", "--rr", "--request-size", "0" }, "--request-size", "0",
+	    "--request-size: request size is too small (min 1): 0" },
+	{ { "-t", "h", "--rr", "--response-size", "2M" }, "--response-size",
+	    "2M", NULL },
+	{ { "-t", "h", "--rr", "--rr-burst", "1025" }, "--rr-burst", "1025",
+	    NULL },
+	{ { "-t", "h", "--rr-burst", "2" }, "--rr-burst", "",
+	    "--rr-burst: needs --rr" },
+	{ { "-t", "h", "--rr", "--repeat", "2" }, "--rr", "", NULL },
 	/* --json-stream follows one test */
 	{ { "-t", "h", "--json-stream", "--repeat", "2" }, "--json-stream", "",
 	    "--json-stream: follows one test: a sweep, --repeat, --confidence, "
@@ -681,6 +703,10 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_NODELAY:		return (uint64_t)p->nodelay;
 	case F_INTERVAL:	return p->interval_ms;
 	case F_OMIT:		return p->omit_ms;
+	case F_RR:		return (uint64_t)p->rr;
+	case F_REQ:		return p->req_size;
+	case F_RESP:		return p->resp_size;
+	case F_BURST:		return p->rr_burst;
 	case F_CAPTURE:		return (uint64_t)p->capture;
 	case F_FORCE_BUFS:	return (uint64_t)p->force_bufs;
 	case F_LINK_MBPS:	return p->link_mbps;

@@ -541,6 +541,57 @@ test_interval_line_ends(void **state)
 	free(buf);
 }
 
+/* --rr: each end's lines, the asker's latencies, the summary line. */
+static void
+test_rr_text(void **state)
+{
+	struct gb_result *r;
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned i;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	r->params.rr = 1;
+	r->params.req_size = 100;
+	r->params.resp_size = 4096;
+	r->params.rr_burst = 4;
+	r->sender = (struct gb_side){ .has = 1, .seconds = 2,
+	    .rr = { 1, 20000 }, .cpu = { .user_s = 0.1, .sys_s = 0.3,
+	    .process_pct = 20 }, .host_cpu = { .has = 1, .ncpus = 2,
+	    .busy_pct = 50 }, .iface = { .has_interrupts = 1,
+	    .interrupts = 20000, .has_softirq = 1, .net_rx_softirqs = 40000 } };
+	r->receiver = (struct gb_side){ .has = 1, .seconds = 2.001,
+	    .rr = { 1, 20000 }, .cpu = { .process_pct = 30 } };
+	r->has_latency = 1;
+	lathist_init(&r->latency);
+	for (i = 0; i < 99; i++)
+		lathist_add(&r->latency, 50000);
+	lathist_add(&r->latency, 1000000);
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_rr_lines(fp, r, &r->sender, 1);
+	report_rr_lines(fp, r, &r->receiver, 0);
+	report_rr_summary(fp, r);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf,
+	    "gigebench-t: rr 20000 transactions in 2.00 s = 10000.00 /s, "
+	    "request 100 B, answer 4096 B, burst 4\n"
+	    "gigebench-t: per transaction: 20.000 us process cpu, 100.000 us "
+	    "host cpu, 1.0000 irq, 2.0000 NET_RX softirq\n"
+	    "gigebench-t: latency min 50.0 us, mean 59.5, P50 50.2, P90 50.2, "
+	    "P99 50.2, P99.9 1000.0, max 1000.0 us (100 samples, buckets "
+	    "3.125 % wide)\n"
+	    "gigebench-r: rr 20000 transactions in 2.00 s = 9995.00 /s, "
+	    "request 100 B, answer 4096 B, burst 4\n"
+	    "gigebench-r: per transaction: 0.000 us process cpu, n/a us "
+	    "host cpu, n/a irq, n/a NET_RX softirq\n"
+	    "10000.0000 trans/s P50 50.2 us P99 50.2 us 20 %TX 30 %RX "
+	    "1.000 irq/trans-TX n/a irq/trans-RX\n");
+	free(buf);
+	free(r);
+}
+
 /* The progress line: rounded seconds, the -f unit, a count test's. */
 static void
 test_progress_text(void **state)
@@ -779,7 +830,8 @@ test_json_params(void **state)
 	assert_true(json_is_null(json_object_get(j, "rate_pps")));
 	assert_true(json_is_null(json_object_get(j, "batch")));
 	assert_true(json_real_value(json_object_get(j, "omit_s")) == 0);
-	assert_int_equal(json_object_size(j), 25);
+	assert_true(json_is_false(json_object_get(j, "rr")));
+	assert_int_equal(json_object_size(j), 26);
 	json_decref(j);
 	/* -u: the protocol, the rate asked and the batch in use. */
 	p.udp = 1;
@@ -952,6 +1004,7 @@ main(void)
 		cmocka_unit_test(test_interval_line),
 		cmocka_unit_test(test_interval_line_ends),
 		cmocka_unit_test(test_progress_text),
+		cmocka_unit_test(test_rr_text),
 		cmocka_unit_test(test_stream_events),
 		cmocka_unit_test(test_text_seed),
 		cmocka_unit_test(test_text_loopback),

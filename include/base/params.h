@@ -34,6 +34,15 @@ enum gb_direction {
 #define GB_MIN_INTERVAL_MS	100u
 #define GB_MIN_OMIT_MS		100u
 #define GB_MAX_OMIT_MS		(600u * 1000)
+#define GB_MAX_RR_SIZE		(1024u * 1024)	/* --request/--response-size */
+#define GB_MAX_RR_BURST		1024u
+/*
+ * --rr-burst above 1: what is in flight, burst x (request + answer), at
+ * most this, so that it fits in the sockets' default buffers: an asker
+ * blocked sending requests reads no answer, and an answerer blocked
+ * sending answers reads no request.
+ */
+#define GB_MAX_RR_INFLIGHT	(128u * 1024)
 #define GB_MAX_INTERVAL_MS	(3600u * 1000)
 /* streams x buflen: what one test may make a listener allocate. */
 #define GB_MAX_BUF_TOTAL	(256u * 1024 * 1024)
@@ -90,6 +99,8 @@ enum gb_path {
 	GB_PATH_RECVMMSG,	/* -u: recvmmsg() of --batch datagrams */
 	GB_PATH_GSO,		/* -u --gso: one send() cut by UDP_SEGMENT */
 	GB_PATH_GRO,		/* -u --gro: recvmmsg() of UDP_GRO trains */
+	GB_PATH_RR_ASK,		/* --rr, the connecting side: ask, await */
+	GB_PATH_RR_ANSWER,	/* --rr, the listener: read, answer */
 	GB_PATH_COUNT
 };
 
@@ -129,6 +140,15 @@ struct gb_params {
 	 * figures; 0 = none.  The duration (-T) is what is measured after.
 	 */
 	uint32_t	omit_ms;
+	/*
+	 * --rr: request/response instead of a stream: the connecting side
+	 * asks req_size bytes, the listener answers resp_size, rr_burst
+	 * transactions in flight on each stream; 0 is 1 in each.
+	 */
+	int		rr;
+	uint32_t	req_size;	/* --request-size */
+	uint32_t	resp_size;	/* --response-size */
+	uint32_t	rr_burst;	/* --rr-burst */
 };
 
 /*
@@ -153,6 +173,9 @@ enum params_field_id {
 	PF_RATE_PPS,
 	PF_BATCH,
 	PF_OMIT_MS,
+	PF_REQ_SIZE,
+	PF_RESP_SIZE,
+	PF_RR_BURST,
 	PF_COUNT
 };
 
@@ -171,6 +194,12 @@ struct params_field {
 };
 
 void	params_init(struct gb_params *);
+/* --request-size, --response-size, --rr-burst as used: 0 is 1. */
+static inline uint32_t
+params_rr_size(uint32_t v)
+{
+	return v != 0 ? v : 1;
+}
 const struct params_field *params_field(enum params_field_id);
 uint64_t params_get(const struct gb_params *, enum params_field_id);
 /* v must be within the field's range (or 0 where zero_off). */

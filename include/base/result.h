@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "base/lathist.h"
+
 #include "base/params.h"
 
 #define GB_IFNAME_LEN	32	/* > IFNAMSIZ, so any name fits */
@@ -210,6 +212,12 @@ struct gb_zerocopy {
  * by the sequence numbers (seqstat.h).  Loss is the sender's sent less
  * the receiver's received, known once both sides are (result_udp_lost).
  */
+/* --rr: the transactions an end completed (asked and answered, or answered). */
+struct gb_rr {
+	int		has;
+	uint64_t	transactions;
+};
+
 struct gb_udp {
 	int		has;		/* a UDP test's figures */
 	int		receiver;	/* the receiver's (else the sender's) */
@@ -263,6 +271,7 @@ struct gb_side {
 	int			has_fq_rate;	/* SO_MAX_PACING_RATE set */
 	uint64_t		fq_rate;	/* ... read back, bytes/s */
 	struct gb_udp		udp;
+	struct gb_rr		rr;
 	unsigned		nstreams;	/* <= GB_MAX_STREAMS */
 	struct gb_stream	streams[GB_MAX_STREAMS];
 };
@@ -357,6 +366,9 @@ struct gb_result {
 	 */
 	unsigned		npeer_intervals;
 	struct gb_interval	peer_intervals[GB_MAX_INTERVALS];
+	/* --rr, the asking end: every stream's latencies (lathist.h). */
+	int			has_latency;
+	struct lathist		latency;
 };
 
 /* Derived figures, computed once after both sides are known. */
@@ -376,7 +388,9 @@ double	result_megabytes(uint64_t bytes);
  */
 struct gb_udp_cost {
 	int		has;
-	double		cpu_us, host_us;
+	double		cpu_us;
+	int		has_host;	/* the host's CPU was read */
+	double		host_us;
 	int		has_irq;
 	double		irq;
 	int		has_softirq;
@@ -393,5 +407,19 @@ struct gb_udp_figures {
 	struct gb_udp_cost tx, rx;
 };
 void	result_udp(const struct gb_result *, struct gb_udp_figures *);
+
+/*
+ * --rr: the asking end's transactions (the answering end's when its
+ * count alone is known) and their rate, and what a transaction cost each
+ * end (struct gb_udp_cost's figures per transaction, the softirqs NET_RX:
+ * both ends receive once a transaction).
+ */
+struct gb_rr_figures {
+	int		has;
+	uint64_t	transactions;
+	double		per_s;
+	struct gb_udp_cost ask, answer;
+};
+void	result_rr(const struct gb_result *, struct gb_rr_figures *);
 
 #endif /* GB_RESULT_H */

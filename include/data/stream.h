@@ -20,6 +20,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "base/lathist.h"
 #include "base/params.h"
 #include "base/result.h"
 #include "base/seqstat.h"
@@ -102,6 +103,19 @@ struct stream_dg {
 	char		*cmsg;		/* receiver: batch x DG_CMSG_LEN */
 };
 
+/*
+ * --rr: one stream's transactions (stream_rr.c).  The sizes and the burst are
+ * set before the open; the asking end keeps the send time of each
+ * request in flight in a ring of burst entries and its latencies in hist.
+ */
+struct stream_rr {
+	uint32_t	 req, resp;	/* bytes a request, an answer */
+	uint32_t	 burst;		/* in flight at once */
+	uint64_t	*sent_ns;	/* the asker's ring */
+	struct lathist	*hist;		/* the asker's latencies */
+	_Atomic uint64_t trans;		/* done: answered (asked) or sent */
+};
+
 struct stream_io {
 	int		 fd;		/* the data socket, not owned */
 	int		 path;		/* enum gb_path really in use */
@@ -124,6 +138,7 @@ struct stream_io {
 	struct stream_tx tx;
 	struct stream_rx rx;
 	struct stream_dg dg;
+	struct stream_rr rr;
 	const char	*what;		/* the call that failed */
 	char		 note[128];	/* why the path is not the one asked */
 };

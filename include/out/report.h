@@ -47,6 +47,12 @@ void	report_progress_text(char *buf, size_t len, const struct gb_progress *,
 void	report_interval_line(FILE *, const struct gb_interval *,
 	    const struct gb_interval *peer, int is_tx, char unit);
 
+/* --rr: this end's transactions, their cost, the asker's latencies. */
+void	report_rr_lines(FILE *, const struct gb_result *,
+	    const struct gb_side *, int is_tx);
+/* --rr's summary line in place of the throughput one, newline included. */
+void	report_rr_summary(FILE *, const struct gb_result *);
+
 /* --json's params member.  A side is codec/side.h's side_json(). */
 json_t	*report_params_json(const struct gb_params *);
 /* The whole document: {"program", "params", "result", "intervals"?}. */

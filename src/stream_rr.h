@@ -1,0 +1,23 @@
+/*
+ * stream_rr.h: internal to the data paths (sender.c's and receiver.c's
+ * tables): --rr's two loops, a row each, over a stream's blocking socket.
+ */
+#ifndef GB_STREAM_RR_H
+#define GB_STREAM_RR_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/stream.h"
+
+/* The asking end: buffers, the ring of send times, the histogram. */
+int	rr_ask_open(struct stream_io *, char *err, size_t errlen);
+/* Ask and await until stop, then await what is in flight. */
+int	rr_ask(struct stream_io *, atomic_int *stop, uint64_t nbuf);
+/* The answering end: its buffers. */
+int	rr_answer_open(struct stream_io *, char *err, size_t errlen);
+/* Read a request, answer it, until the asker's FIN. */
+int	rr_answer(struct stream_io *);
+
+#endif /* GB_STREAM_RR_H */

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""rr.py: --rr (issue 18, TCP) against a real listener on loopback:
+
+  counts      both ends count the same transactions, with -P 2 and a
+              burst; the asker's latency histogram holds one sample for
+              each (its buckets add up to the count), its percentiles are
+              ordered min <= P50 <= P90 <= P99 <= P99.9 <= max, each
+              bucket at most 3.125 % wide; each end's bytes are its
+              transactions' requests and answers.
+  text        the parameters line says rr, the sizes and the burst; each
+              end's rr and per-transaction lines; the asker's latency
+              line; the summary line in trans/s with P50 and P99.
+  costs       per transaction: process and host CPU in us on each end.
+  refusals    answers larger than requests from a listener without
+              --allow-reverse: exit 3, and the listener says why; -u, -r,
+              -n, -i with --rr and --request-size without it: exit 2; a
+              burst over 128 KiB in flight: exit 2.
+
+    GIGEBENCH=build/gigebench python3 tests/rr.py
+
+About 10 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
+"N passed, M failed"; exits 1 when a check failed.
+"""
+
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbpeer  # noqa: E402
+from gbpeer import check  # noqa: E402
+
+
+def case_counts(tmp):
+    lst = gbpeer.Listener(tmp, "--allow-reverse", probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--rr", "-T", "1", "-P", "2",
+                          "--rr-burst", "4", "--request-size", "100",
+                          "--response-size", "4K", "-J")
+    finally:
+        lst.stop()
+    if not check("counts: the test runs", r.rc == 0, r.why()):
+        return
+    res = json.loads(r.out)["result"]
+    rr = res.get("rr") or {}
+    lat = rr.get("latency") or {}
+    n = rr.get("transactions", 0)
+    snd, rcv = res["sender"], res["receiver"]
+    check("counts: both ends count the same transactions",
+          n > 100 and snd["rr"]["transactions"] == n and
+          rcv["rr"]["transactions"] == n, "%s %s %s" % (
+              n, snd.get("rr"), rcv.get("rr")))
+    check("counts: each end's bytes are its requests and answers",
+          snd["bytes"] == n * 4196 and rcv["bytes"] == n * 4196,
+          "%d %d %d" % (snd["bytes"], rcv["bytes"], n * 4196))
+    b = lat.get("buckets_ns", [])
+    check("counts: one latency a transaction, in buckets at most 3.125 % "
+          "wide", lat.get("count") == n and sum(x[2] for x in b) == n and
+          all(x[0] <= x[1] and (x[1] < 64 or
+                                x[1] - x[0] + 1 <= x[0] / 32 + 1)
+              for x in b) and lat.get("resolution_pct") == 3.125,
+          str(lat)[:300])
+    keys = ["min_us", "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us"]
+    vals = [lat.get(k, -1) for k in keys]
+    check("counts: min <= P50 <= P90 <= P99 <= P99.9 <= max, mean within",
+          vals == sorted(vals) and vals[0] > 0 and
+          vals[0] <= lat.get("mean_us", -1) <= vals[-1], str(vals))
+    check("counts: the rate and the sizes in JSON",
+          rr.get("request_size") == 100 and rr.get("response_size") == 4096
+          and rr.get("burst") == 4 and
+          abs(rr.get("per_s", 0) - n / snd["seconds"]) < 1,
+          str({k: v for k, v in rr.items() if k != "latency"}))
+    ctx, crx = rr.get("per_transaction_tx"), rr.get("per_transaction_rx")
+    check("costs: process and host CPU per transaction on each end",
+          all(isinstance(c, dict) and c["cpu_us"] > 0 and
+              c["host_cpu_us"] > 0 for c in (ctx, crx)), str((ctx, crx)))
+
+
+def case_text(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--rr", "-T", "0.5")
+    finally:
+        lst.stop()
+    if not check("text: the test runs", r.rc == 0, r.why()):
+        return
+    out = [l for l in r.out.splitlines() if l]
+    check("text: the parameters line says rr, its sizes and burst",
+          out[0].startswith("gigebench-t: rr request=1 response=1 burst=1 "
+                            "streams=1 duration=0.50s nodelay=1 "), out[0])
+    for pre in ("gigebench-t", "gigebench-r"):
+        check("text: %s's rr and per-transaction lines" % pre,
+              any(re.match(r"^%s: rr \d+ transactions in [\d.]+ s = "
+                           r"[\d.]+ /s, request 1 B, answer 1 B, burst 1$"
+                           % pre, l) for l in out) and
+              any(re.match(r"^%s: per transaction: [\d.]+ us process cpu, "
+                           r"[\d.]+ us host cpu, " % pre, l) for l in out),
+              "\n".join(out))
+    check("text: the asker's latency line",
+          any(re.match(r"^gigebench-t: latency min [\d.]+ us, mean [\d.]+, "
+                       r"P50 [\d.]+, P90 [\d.]+, P99 [\d.]+, P99.9 [\d.]+, "
+                       r"max [\d.]+ us \(\d+ samples, buckets 3.125 % wide\)$",
+                       l) for l in out), "\n".join(out))
+    check("text: the summary line in trans/s with P50 and P99",
+          re.match(r"^ *[\d.]+ trans/s P50 [\d.]+ us P99 [\d.]+ us \d+ %TX "
+                   r"\d+ %RX \S+ irq/trans-TX \S+ irq/trans-RX$", out[-1])
+          is not None, out[-1])
+
+
+def case_refusals(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--rr", "-T", "0.3", "--response-size",
+                          "2")
+        ok = gbpeer.client(lst.port, "--rr", "-T", "0.3", "--request-size",
+                           "2", "--response-size", "2")
+    finally:
+        lst.stop()
+    check("refusals: answers larger than requests, no --allow-reverse: "
+          "exit 3, says why", r.rc == 3 and "--allow-reverse" in r.err and
+          ok.rc == 0, r.why() + ok.why())
+    port = gbpeer.free_port()
+    for args, what in ((["-u"], "-u"), (["-n", "10"], "-n"),
+                       (["-i", "0.5"], "-i"),
+                       (["--rr-burst", "64", "--request-size", "2K",
+                         "--response-size", "2K"], "128 KiB")):
+        u = gbpeer.client(port, "--rr", *args)
+        check("refusals: --rr %s: exit 2, says why" % " ".join(args),
+              u.rc == 2 and what in u.err, u.why())
+    p = gbpeer.client(port, "--request-size", "10")
+    check("refusals: --request-size without --rr: exit 2",
+          p.rc == 2 and "needs --rr" in p.err, p.why())
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="gigebench-rr.")
+    try:
+        case_counts(tmp)
+        case_text(tmp)
+        case_refusals(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    gbpeer.run(main)
