@@ -42,17 +42,29 @@ interval_host_json(const struct gb_interval *iv)
 	    "max_cpu_busy_pct", iv->host_max_cpu_pct);
 }
 
+static json_t *
+interval_latency_json(const struct gb_interval *iv)
+{
+	if (!iv->has_latency)
+		return json_null();
+	return json_pack("{s:f, s:f, s:f}", "p50_us", iv->p50_us,
+	    "p99_us", iv->p99_us, "max_us", iv->max_us);
+}
+
 json_t *
 interval_json(const struct gb_interval *iv)
 {
-	return json_pack("{s:b, s:f, s:f, s:I, s:f, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:b, s:f, s:f, s:I, s:f, s:o, s:o, s:o, s:o, s:o, "
+	    "s:o, s:o}",
 	    "omitted", iv->omitted != 0, "start", iv->start_s, "end", iv->end_s,
 	    "bytes", member_jint(iv->bytes),
 	    "mbps", result_mbps(iv->bytes, iv->end_s - iv->start_s),
 	    "datagrams", member_uint_or_null(iv->has_udp, iv->datagrams),
 	    "lost", member_uint_or_null(iv->has_udp, iv->lost),
 	    "jitter_ms", real_or_null(iv->has_udp, iv->jitter_ms),
-	    "tcp", interval_tcp_json(iv), "host_cpu", interval_host_json(iv));
+	    "tcp", interval_tcp_json(iv), "host_cpu", interval_host_json(iv),
+	    "transactions", member_uint_or_null(iv->has_rr, iv->transactions),
+	    "latency", interval_latency_json(iv));
 }
 
 static int
@@ -120,6 +132,38 @@ interval_in_udp(struct side_in *in, const json_t *j, struct gb_interval *iv)
 	return 0;
 }
 
+/* --rr: the transactions, and the asker's latencies (P50 <= P99 <= max). */
+static int
+interval_in_rr(struct side_in *in, const json_t *j, struct gb_interval *iv)
+{
+	const json_t *o;
+	int y = SIDE_WANT_VALUE, rc;
+
+	in->obj = "";
+	in->leader = NULL;
+	if ((rc = side_member_uint(in, j, "transactions", UINT64_MAX,
+	    SIDE_WANT_ANY, &iv->transactions)) == -1)
+		return -1;
+	iv->has_rr = rc;
+	if ((rc = side_member_object(in, j, "latency", SIDE_WANT_ANY,
+	    &o)) != 1)
+		return rc;
+	if (!iv->has_rr) {
+		in->obj = "";
+		return side_member_fail(in, "latency", "is not null, unlike "
+		    "transactions");
+	}
+	iv->has_latency = 1;
+	if (side_member_real(in, o, "p50_us", y, &iv->p50_us) == -1 ||
+	    side_member_real(in, o, "p99_us", y, &iv->p99_us) == -1 ||
+	    side_member_real(in, o, "max_us", y, &iv->max_us) == -1)
+		return -1;
+	if (iv->p50_us > iv->p99_us || iv->p99_us > iv->max_us)
+		return side_member_fail(in, "p99_us", "is not between p50_us "
+		    "and max_us");
+	return 1;
+}
+
 int
 interval_from_json(const json_t *j, struct gb_interval *iv, char *err,
     size_t errlen)
@@ -144,7 +188,8 @@ interval_from_json(const json_t *j, struct gb_interval *iv, char *err,
 	}
 	if (interval_in_udp(&in, j, iv) == -1 ||
 	    interval_in_tcp(&in, j, iv) == -1 ||
-	    interval_in_host(&in, j, iv) == -1)
+	    interval_in_host(&in, j, iv) == -1 ||
+	    interval_in_rr(&in, j, iv) == -1)
 		return -1;
 	return 0;
 }

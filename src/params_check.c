@@ -61,7 +61,7 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 
 /*
  * --rr, in this version: TCP, the connecting side asking, for -T, by its
- * own loops (stream_rr.c), without -i.
+ * own loops (stream_rr.c).
  */
 static int
 params_rr_check(const struct gb_params *p, char *err, size_t errlen)
@@ -81,8 +81,6 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 		no = "-n (it runs for -T)";
 	else if (p->omit_ms != 0)
 		no = "--omit";
-	else if (p->interval_ms != 0)
-		no = "-i (not in this version)";
 	if (no == NULL && params_rr_size(p->rr_burst) > 1 &&
 	    (uint64_t)p->rr_burst * (params_rr_size(p->req_size) +
 	    params_rr_size(p->resp_size)) > GB_MAX_RR_INFLIGHT) {

@@ -81,6 +81,36 @@ iv_host(FILE *fp, const struct gb_interval *tx, const struct gb_interval *rx)
 		fprintf(fp, " %s %%RX", iv_host_fmt(r, sizeof(r), rx));
 }
 
+static double
+iv_per_s(const struct gb_interval *iv)
+{
+	double s = iv->end_s - iv->start_s;
+
+	return s > 0 ? (double)iv->transactions / s : 0;
+}
+
+/*
+ * --rr: the slice's transactions a second, the asker's P50, P99 and
+ * maximum, the other end's rate, each end's host CPU.
+ */
+static void
+iv_rr(FILE *fp, const struct gb_interval *iv, const struct gb_interval *peer,
+    int is_tx)
+{
+	const struct gb_interval *ask = is_tx ? iv : peer;
+
+	fprintf(fp, "%s %6.2f-%6.2f sec %10.2f trans/s",
+	    report_side_prefix(is_tx), iv->start_s, iv->end_s, iv_per_s(iv));
+	if (ask != NULL && ask->has_latency)
+		fprintf(fp, "  P50 %.1f us P99 %.1f us max %.1f us",
+		    ask->p50_us, ask->p99_us, ask->max_us);
+	if (peer != NULL && peer->has_rr)
+		fprintf(fp, "  %s %10.2f trans/s", is_tx ? "RX" : "TX",
+		    iv_per_s(peer));
+	iv_host(fp, is_tx ? iv : peer, is_tx ? peer : iv);
+	fputc('\n', fp);
+}
+
 void
 report_interval_line(FILE *fp, const struct gb_interval *iv,
     const struct gb_interval *peer, int is_tx, char unit)
@@ -91,6 +121,10 @@ report_interval_line(FILE *fp, const struct gb_interval *iv,
 	const char *label;
 	double rate;
 
+	if (iv->has_rr) {
+		iv_rr(fp, iv, peer, is_tx);
+		return;
+	}
 	rate = units_rate(iv_mbps(iv) * 1e6, unit, &label);
 	fprintf(fp, "%s %6.2f-%6.2f sec %11s MB %10.4f %s",
 	    report_side_prefix(is_tx), iv->start_s, iv->end_s,

@@ -114,8 +114,13 @@ stream_io_close(struct stream_io *io)
 	free(io->dg.cmsg);
 	free(io->rr.sent_ns);
 	free(io->rr.hist);
+	free(io->rr.slice);
+	if (io->rr.locked)
+		pthread_mutex_destroy(&io->rr.lock);
+	io->rr.locked = 0;
 	io->rr.sent_ns = NULL;
 	io->rr.hist = NULL;
+	io->rr.slice = NULL;
 	io->dg.msgs = NULL;
 	io->dg.iov = NULL;
 	io->dg.cmsg = NULL;

@@ -7,7 +7,9 @@
  * read, on the asker's CLOCK_MONOTONIC: no clock of the peer's is used.
  *
  * The loops allocate nothing and read the clock twice a transaction on
- * the asking end, never on the answering one.  TCP_NODELAY is the
+ * the asking end, never on the answering one; with -i the asker also
+ * adds each latency to the slice's histogram under a lock, which the
+ * event loop takes only once a slice.  TCP_NODELAY is the
  * hello's, which the option sets with --rr (Nagle would hold a burst's
  * second request for the first's ACK).  A request or an answer cut by
  * the peer's FIN is an error; the answerer's clean end is a FIN where a
@@ -16,6 +18,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -95,11 +98,22 @@ rr_ask_open(struct stream_io *io, char *err, size_t errlen)
 		return -1;
 	rr->sent_ns = calloc(rr->burst, sizeof(*rr->sent_ns));
 	rr->hist = malloc(sizeof(*rr->hist));
-	if (rr->sent_ns == NULL || rr->hist == NULL) {
+	if (rr->sliced)
+		rr->slice = malloc(sizeof(*rr->slice));
+	if (rr->sent_ns == NULL || rr->hist == NULL ||
+	    (rr->sliced && rr->slice == NULL)) {
 		snprintf(err, errlen, "out of memory for --rr's latencies");
 		return -1;
 	}
 	lathist_init(rr->hist);
+	if (rr->slice != NULL) {
+		lathist_init(rr->slice);
+		if (pthread_mutex_init(&rr->lock, NULL) != 0) {
+			snprintf(err, errlen, "cannot make --rr's slice lock");
+			return -1;
+		}
+		rr->locked = 1;
+	}
 	return 0;
 }
 
@@ -108,13 +122,20 @@ static int
 rr_await(struct stream_io *io, uint32_t *head)
 {
 	struct stream_rr *rr = &io->rr;
+	uint64_t lat;
 	int rc;
 
 	if ((rc = rr_recv(io, io->buf + rr->req, rr->resp, 0)) != 1) {
 		io->what = "awaiting an answer";
 		return -1;
 	}
-	lathist_add(rr->hist, monotime_ns() - rr->sent_ns[*head]);
+	lat = monotime_ns() - rr->sent_ns[*head];
+	lathist_add(rr->hist, lat);
+	if (rr->slice != NULL) {	/* -i: uncontended but at a slice */
+		pthread_mutex_lock(&rr->lock);
+		lathist_add(rr->slice, lat);
+		pthread_mutex_unlock(&rr->lock);
+	}
 	*head = (*head + 1) % rr->burst;
 	atomic_store_explicit(&rr->trans, atomic_load_explicit(&rr->trans,
 	    memory_order_relaxed) + 1, memory_order_relaxed);

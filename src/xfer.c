@@ -346,6 +346,7 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		s->opened = 1;
 		if (x->p.udp)
 			xfer_dg_config(x, &s->io.dg, i);
+		s->io.rr.sliced = x->p.rr && x->is_tx && x->p.interval_ms;
 		s->io.rr.req = x->p.req_size;	/* --rr (stream_rr.c) */
 		s->io.rr.resp = x->p.resp_size;
 		s->io.rr.burst = x->p.rr_burst;

@@ -72,6 +72,7 @@ struct xfer {
 	uint8_t			 dg_token[DGRAM_TOKEN_LEN];	/* -u */
 	uint64_t		 iv_bytes;
 	uint64_t		 iv_count, iv_expect;	/* -u */
+	uint64_t		 iv_trans;		/* --rr */
 	double			 iv_start_s;
 	unsigned		 niv;
 	struct gb_interval	*iv;

@@ -10,6 +10,7 @@
  * transfer is taken again, the test's clock starts there, and so do the
  * -i slices, the last omitted one ending there.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,40 @@ xfer_sample_udp(struct xfer *x, struct gb_interval *iv)
 	x->iv_expect = expect;
 }
 
+/*
+ * --rr: the slice's transactions, and on the asking end the latencies
+ * each stream added since the last slice, taken and reset under its lock.
+ */
+static void
+xfer_sample_rr(struct xfer *x, struct gb_interval *iv)
+{
+	struct stream_rr *rr;
+	struct lathist h;
+	uint64_t trans = 0;
+	unsigned i;
+
+	lathist_init(&h);
+	for (i = 0; i < x->n; i++) {
+		rr = &x->s[i].io.rr;
+		trans += atomic_load_explicit(&rr->trans, memory_order_relaxed);
+		if (rr->slice == NULL)
+			continue;
+		pthread_mutex_lock(&rr->lock);
+		lathist_merge(&h, rr->slice);
+		lathist_init(rr->slice);
+		pthread_mutex_unlock(&rr->lock);
+	}
+	iv->has_rr = 1;
+	iv->transactions = trans - x->iv_trans;
+	x->iv_trans = trans;
+	if (!x->is_tx || h.count == 0)
+		return;
+	iv->has_latency = 1;
+	iv->p50_us = (double)lathist_percentile(&h, 50) / 1e3;
+	iv->p99_us = (double)lathist_percentile(&h, 99) / 1e3;
+	iv->max_us = (double)h.max / 1e3;
+}
+
 /* The bytes all streams have moved so far. */
 uint64_t
 xfer_bytes_now(const struct xfer *x)
@@ -68,6 +103,10 @@ xfer_merge_last(struct xfer *x, uint64_t total, double t)
 	memset(&tail, 0, sizeof(tail));
 	xfer_slice_take(&x->slice, t - x->iv_start_s, &tail);
 	iv->retrans += tail.retrans;
+	if (x->p.rr) {		/* the tail's latencies stay out of the slice */
+		xfer_sample_rr(x, &tail);
+		iv->transactions += tail.transactions;
+	}
 	if (x->p.udp) {
 		xfer_sample_udp(x, &tail);
 		iv->datagrams += tail.datagrams;
@@ -107,6 +146,8 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	xfer_slice_take(&x->slice, iv->end_s - iv->start_s, iv);
 	if (x->p.udp)
 		xfer_sample_udp(x, iv);
+	if (x->p.rr)
+		xfer_sample_rr(x, iv);
 	if (x->interval_cb != NULL)
 		x->interval_cb(iv, x->is_tx, x->arg);
 }

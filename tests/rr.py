@@ -11,9 +11,13 @@
               end's rr and per-transaction lines; the asker's latency
               line; the summary line in trans/s with P50 and P99.
   costs       per transaction: process and host CPU in us on each end.
+  intervals   -i: each slice's transactions (the client's add up to
+              its count), the client's P50 <= P99 <= max by slice, the
+              listener's slice of each as "peer"; the text lines in
+              trans/s with the percentiles and the other end's rate.
   refusals    answers larger than requests from a listener without
-              --allow-reverse: exit 3, and the listener says why; -u, -r,
-              -n, -i with --rr and --request-size without it: exit 2; a
+              --allow-reverse: exit 3, and the listener says why; -u, -n,
+              --omit with --rr and --request-size without it: exit 2; a
               burst over 128 KiB in flight: exit 2.
 
     GIGEBENCH=build/gigebench python3 tests/rr.py
@@ -111,6 +115,41 @@ def case_text(tmp):
           is not None, out[-1])
 
 
+def case_intervals(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    try:
+        j = gbpeer.client(lst.port, "--rr", "-T", "1.5", "-i", "0.5", "-J")
+        t = gbpeer.client(lst.port, "--rr", "-T", "1", "-i", "0.5")
+    finally:
+        lst.stop()
+    if not check("intervals: the tests run", j.rc == 0 and t.rc == 0,
+                 j.why() + t.why()):
+        return
+    doc = json.loads(j.out)
+    ivs = doc.get("intervals") or []
+    n = doc["result"]["rr"]["transactions"]
+    check("intervals: three slices, their transactions add up",
+          len(ivs) == 3 and all(iv["transactions"] > 0 for iv in ivs) and
+          sum(iv["transactions"] for iv in ivs) == n,
+          "%s / %d" % ([iv.get("transactions") for iv in ivs], n))
+    lat = [iv.get("latency") or {} for iv in ivs]
+    check("intervals: the client's P50 <= P99 <= max by slice",
+          all(0 < x.get("p50_us", 0) <= x.get("p99_us", -1) <=
+              x.get("max_us", -2) for x in lat), str(lat))
+    check("intervals: the listener's slice of each, its transactions",
+          all(isinstance(iv.get("peer"), dict) and
+              iv["peer"]["transactions"] > 0 and
+              iv["peer"]["latency"] is None for iv in ivs),
+          str([iv.get("peer") for iv in ivs])[:300])
+    out = [l for l in t.out.splitlines()
+           if re.match(r"^gigebench-t: +\d+\.\d\d- *\d", l)]
+    check("intervals: the text lines in trans/s, percentiles, both ends",
+          len(out) == 2 and all(re.search(
+              r"sec +[\d.]+ trans/s  P50 [\d.]+ us P99 [\d.]+ us max "
+              r"[\d.]+ us  RX +[\d.]+ trans/s  host \d+/\d+ %TX \d+/\d+ "
+              r"%RX$", l) for l in out), "\n".join(out))
+
+
 def case_refusals(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     try:
@@ -125,7 +164,7 @@ def case_refusals(tmp):
           ok.rc == 0, r.why() + ok.why())
     port = gbpeer.free_port()
     for args, what in ((["-u"], "-u"), (["-n", "10"], "-n"),
-                       (["-i", "0.5"], "-i"),
+                       (["--omit", "1"], "--omit"),
                        (["--rr-burst", "64", "--request-size", "2K",
                          "--response-size", "2K"], "128 KiB")):
         u = gbpeer.client(port, "--rr", *args)
@@ -141,6 +180,7 @@ def main():
     try:
         case_counts(tmp)
         case_text(tmp)
+        case_intervals(tmp)
         case_refusals(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

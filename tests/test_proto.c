@@ -437,6 +437,11 @@ interval_equal(const struct gb_interval *a, const struct gb_interval *b)
 	assert_int_equal(a->has_host, b->has_host);
 	assert_true(a->host_busy_pct == b->host_busy_pct);
 	assert_true(a->host_max_cpu_pct == b->host_max_cpu_pct);
+	assert_int_equal(a->has_rr, b->has_rr);
+	assert_int_equal(a->transactions, b->transactions);
+	assert_int_equal(a->has_latency, b->has_latency);
+	assert_true(a->p50_us == b->p50_us && a->p99_us == b->p99_us &&
+	    a->max_us == b->max_us);
 }
 
 /* Every member of a slice survives the wire, nulls as nulls. */
@@ -465,6 +470,17 @@ test_roundtrip_interval(void **state)
 	interval_equal(o, &in.interval);
 	assert_false(o->has_tcp);
 	assert_false(o->has_host);
+
+	/* --rr: transactions, the asker's latencies; the answerer's none. */
+	in.interval = (struct gb_interval){ .start_s = 0, .end_s = 0.5,
+	    .has_rr = 1, .transactions = 61234, .has_latency = 1,
+	    .p50_us = 16.25, .p99_us = 28.5, .max_us = 4054.25 };
+	roundtrip(&in, &out);
+	interval_equal(o, &in.interval);
+	in.interval.has_latency = 0;
+	in.interval.p50_us = in.interval.p99_us = in.interval.max_us = 0;
+	roundtrip(&in, &out);
+	interval_equal(o, &in.interval);
 
 	/* A kernel without the limited times. */
 	in.interval = (struct gb_interval){ .start_s = 0, .end_s = 1,
@@ -794,6 +810,20 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":{"
 	    "\"busy_pct\":1,\"max_cpu_busy_pct\":100.5}}}",
 	    "host_cpu.max_cpu_busy_pct is over 100" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null}}",
+	    "transactions is missing" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":-1}}", "transactions is negative" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":null,\"latency\":{\"p50_us\":1}}}",
+	    "latency is not null, unlike transactions" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":5,\"latency\":{\"p50_us\":9,\"p99_us\":2,"
+	    "\"max_us\":10}}}", "latency.p99_us is not between p50_us and "
+	    "max_us" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":5,\"latency\":{\"p50_us\":1,\"p99_us\":2}}}",
+	    "latency.max_us is missing" },
 };
 
 static void

@@ -592,6 +592,33 @@ test_rr_text(void **state)
 	free(r);
 }
 
+/* --rr's interval lines: trans/s, the asker's percentiles, both ends. */
+static void
+test_rr_interval(void **state)
+{
+	struct gb_interval ask = { .start_s = 0.5, .end_s = 1.0,
+	    .has_rr = 1, .transactions = 60000, .has_latency = 1,
+	    .p50_us = 16.4, .p99_us = 29.7, .max_us = 4054.3, .has_host = 1,
+	    .host_busy_pct = 99.6, .host_max_cpu_pct = 100 };
+	struct gb_interval ans = { .start_s = 0.501, .end_s = 1.001,
+	    .has_rr = 1, .transactions = 59990 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_interval_line(fp, &ask, &ans, 1, 'm');
+	report_interval_line(fp, &ans, NULL, 0, 'm');	/* the listener */
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf,
+	    "gigebench-t:   0.50-  1.00 sec  120000.00 trans/s  P50 16.4 us "
+	    "P99 29.7 us max 4054.3 us  RX  119980.00 trans/s  host 100/100 "
+	    "%TX - %RX\n"
+	    "gigebench-r:   0.50-  1.00 sec  119980.00 trans/s\n");
+	free(buf);
+}
+
 /* The progress line: rounded seconds, the -f unit, a count test's. */
 static void
 test_progress_text(void **state)
@@ -1005,6 +1032,7 @@ main(void)
 		cmocka_unit_test(test_interval_line_ends),
 		cmocka_unit_test(test_progress_text),
 		cmocka_unit_test(test_rr_text),
+		cmocka_unit_test(test_rr_interval),
 		cmocka_unit_test(test_stream_events),
 		cmocka_unit_test(test_text_seed),
 		cmocka_unit_test(test_text_loopback),

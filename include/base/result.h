@@ -310,6 +310,14 @@ struct gb_interval {
 	int		has_host;
 	double		host_busy_pct;
 	double		host_max_cpu_pct;
+	/*
+	 * --rr: the slice's transactions, and on the asking end their
+	 * latencies' P50, P99 and maximum (lathist.h's resolution).
+	 */
+	int		has_rr;
+	uint64_t	transactions;
+	int		has_latency;
+	double		p50_us, p99_us, max_us;
 };
 
 /* The progress line's figures, about once a second while a test runs. */

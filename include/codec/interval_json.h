@@ -7,7 +7,9 @@
  *	 "datagrams": null, "lost": null, "jitter_ms": null,	(-u: numbers)
  *	 "tcp": {"retransmits": 0, "cwnd": 120, "rtt_us": 310,
  *	         "rwnd_limited_pct": 0, "sndbuf_limited_pct": 12.5} | null,
- *	 "host_cpu": {"busy_pct": 41.2, "max_cpu_busy_pct": 77.0} | null}
+ *	 "host_cpu": {"busy_pct": 41.2, "max_cpu_busy_pct": 77.0} | null,
+ *	 "transactions": 12345 | null,				(--rr)
+ *	 "latency": {"p50_us": 38.1, "p99_us": 71.2, "max_us": 90} | null}
  *
  * mbps is derived (bytes over the slice) and not read back.
  */

@@ -14,6 +14,7 @@
 #ifndef GB_STREAM_H
 #define GB_STREAM_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -114,6 +115,14 @@ struct stream_rr {
 	uint64_t	*sent_ns;	/* the asker's ring */
 	struct lathist	*hist;		/* the asker's latencies */
 	_Atomic uint64_t trans;		/* done: answered (asked) or sent */
+	/*
+	 * -i, the asker: the latencies since the last slice, which the
+	 * event loop takes under lock (set before the open: sliced).
+	 */
+	int		 sliced;
+	int		 locked;	/* lock is initialised */
+	pthread_mutex_t	 lock;
+	struct lathist	*slice;
 };
 
 struct stream_io {
