@@ -304,6 +304,15 @@ diag_run(struct gb_result *r)
 		return;
 	diag_cpu(r, &r->sender, "sender");
 	diag_cpu(r, &r->receiver, "receiver");
+	if (r->params.rr) {	/* a few bytes a transaction: no window */
+		diag_irq_shared(r, &r->sender, "sender");
+		diag_irq_shared(r, &r->receiver, "receiver");
+		diag_irq_legacy(r, &r->sender, "sender");
+		diag_irq_legacy(r, &r->receiver, "receiver");
+		diag_retransmits(r);
+		diag_rr(r);
+		return;
+	}
 	diag_window_limited(r);
 	diag_window_size(r);
 	diag_coalescing(r, &r->sender, "sender", 1);

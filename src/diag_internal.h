@@ -3,7 +3,8 @@
  * files: diag.c (the run, the figures every finding reads, CPU,
  * retransmits, goodput, the renderers), diag_window.c (the TCP window
  * against the path) and diag_irq.c (interrupts: coalescing, shared and
- * legacy lines).  Nothing outside src/diag*.c includes it.
+ * legacy lines), diag_udp.c and diag_rr.c.  Nothing outside src/diag*.c
+ * includes it.
  */
 #ifndef GB_DIAG_INTERNAL_H
 #define GB_DIAG_INTERNAL_H
@@ -36,6 +37,8 @@ void	 diag_coalescing(struct gb_result *, const struct gb_side *,
 	    const char *side, int data_tx);
 void	 diag_irq_shared(struct gb_result *, const struct gb_side *,
 	    const char *side);
+/* diag_rr.c: --rr's interrupts a transaction and wake-up latency. */
+void	 diag_rr(struct gb_result *);
 /* diag_udp.c: -u's loss, by place, and a sender below its pace. */
 void	 diag_udp(struct gb_result *);
 void	 diag_irq_legacy(struct gb_result *, const struct gb_side *,

@@ -815,6 +815,78 @@ test_goodput(void **state)
 
 /* ---- nothing notable, nothing known ---- */
 
+/*
+ * --rr: 20000 transactions in 10 s on each side_healthy() end; the
+ * latency histogram holds n samples of lat_ns.
+ */
+static struct gb_result *
+rr_result(uint64_t lat_ns, double busiest)
+{
+	struct gb_result *r = result_new();
+	unsigned i;
+
+	side_healthy(&r->sender, 1);
+	side_healthy(&r->receiver, 0);
+	r->params.rr = r->params.nodelay = 1;
+	r->sender.rr.has = r->receiver.rr.has = 1;
+	r->sender.rr.transactions = r->receiver.rr.transactions = 20000;
+	/* Coalesced: one interrupt for two transactions. */
+	r->sender.iface.interrupts = r->receiver.iface.interrupts = 10000;
+	r->sender.host_cpu.max_cpu_busy_pct = busiest;
+	r->receiver.host_cpu.max_cpu_busy_pct = busiest;
+	r->has_latency = 1;
+	lathist_init(&r->latency);
+	for (i = 0; i < 20000; i++)
+		lathist_add(&r->latency, lat_ns);
+	return r;
+}
+
+/*
+ * --rr: an interrupt a transaction on either end is said with its CPU
+ * cost; a slow median on idle hosts is the CPUs' wake-ups; the stream's
+ * window and goodput findings are not made (a few bytes a transaction).
+ */
+static void
+test_rr(void **state)
+{
+	struct gb_result *r;
+
+	(void)state;
+	r = rr_result(20000, 31);		/* 20 us, quiet: nothing */
+	r->sender.context.speed_mbps = 1000;	/* far below the link */
+	r->sender.tcp.rwnd_limited_us = 9000000;	/* 90 % */
+	expect_none(r);
+	free(r);
+
+	r = rr_result(88000, 31);		/* 88 us, idle hosts */
+	r->receiver.iface.interrupts = 20600;	/* 1.03 a transaction */
+	diag_run(r);
+	assert_int_equal(r->nfindings, 2);
+	assert_string_equal(r->findings[0].code, "irq_per_transaction");
+	assert_string_equal(r->findings[0].side, "receiver");
+	assert_string_equal(r->findings[0].text, "1.03 interrupts per "
+	    "transaction at a P50 of 88.0 us: no interrupt coalescing; a "
+	    "transaction costs 160.0 us of host CPU there (ethtool -C "
+	    "rx-usecs trades latency for CPU)");
+	assert_string_equal(r->findings[1].code, "wakeup_latency");
+	assert_string_equal(r->findings[1].side, "both");
+	assert_non_null(strstr(r->findings[1].text, "P50 88.0 us at 2000 "
+	    "transactions/s while both hosts are mostly idle (busiest CPU "
+	    "31 % and 31 %)"));
+	free(r);
+
+	r = rr_result(88000, 95);		/* busy: not wake-ups */
+	diag_run(r);
+	assert_int_equal(count_code(r, "wakeup_latency"), 0);
+	assert_int_equal(count_code(r, "cpu_bound"), 2);
+	free(r);
+
+	r = rr_result(88000, 31);		/* no histogram: no latency */
+	r->has_latency = 0;
+	expect_none(r);
+	free(r);
+}
+
 static void
 test_healthy(void **state)
 {
@@ -947,6 +1019,7 @@ main(void)
 		cmocka_unit_test(test_too_short),
 		cmocka_unit_test(test_goodput),
 		cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_rr),
 		cmocka_unit_test(test_unavailable),
 		cmocka_unit_test(test_hostile_strings),
 	};

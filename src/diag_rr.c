@@ -1,0 +1,72 @@
+/*
+ * diag_rr.c: what the diagnosis (base/diag.h) says of a --rr test, in
+ * place of the stream's window and goodput findings, which mean nothing
+ * when a transaction moves a few bytes:
+ *
+ *	irq_per_transaction	an end takes an interrupt (or more) for each
+ *				transaction: no coalescing, and what that
+ *				costs in host CPU a transaction there
+ *	wakeup_latency		the median latency is high while both hosts
+ *				are mostly idle: the CPUs' wake-ups (C-states,
+ *				a VM's halt) more than the network or the ends
+ *
+ * From the figures the result has; no finding from a figure not known.
+ */
+#include <stdio.h>
+
+#include "diag_internal.h"
+
+#define DIAG_RR_IRQ		1.0	/* interrupts a transaction */
+#define DIAG_RR_SLOW_US		50.0	/* a median this high ... */
+#define DIAG_RR_IDLE_PCT	50.0	/* ... with each busiest CPU below */
+
+static double
+diag_rr_p50_us(const struct gb_result *r)
+{
+	if (!r->has_latency || r->latency.count == 0)
+		return -1;
+	return (double)lathist_percentile(&r->latency, 50) / 1e3;
+}
+
+static void
+diag_rr_irq(struct gb_result *r, const struct gb_udp_cost *c,
+    const char *side, double p50)
+{
+	char host[DIAG_TOKLEN] = "", lat[DIAG_TOKLEN] = "";
+
+	if (!c->has || !c->has_irq || !(c->irq >= DIAG_RR_IRQ))
+		return;
+	if (c->has_host)
+		snprintf(host, sizeof(host), "; a transaction costs %.1f us of "
+		    "host CPU there", c->host_us);
+	if (p50 >= 0)
+		snprintf(lat, sizeof(lat), " at a P50 of %.1f us", p50);
+	diag_add(r, "irq_per_transaction", side, "%.2f interrupts per "
+	    "transaction%s: no interrupt coalescing%s (ethtool -C rx-usecs "
+	    "trades latency for CPU)", c->irq, lat, host);
+}
+
+void
+diag_rr(struct gb_result *r)
+{
+	const struct gb_host_cpu *a = &r->sender.host_cpu;
+	const struct gb_host_cpu *b = &r->receiver.host_cpu;
+	struct gb_rr_figures f;
+	double p50 = diag_rr_p50_us(r);
+
+	result_rr(r, &f);
+	if (!f.has)
+		return;
+	diag_rr_irq(r, &f.ask, "sender", p50);
+	diag_rr_irq(r, &f.answer, "receiver", p50);
+	if (p50 < DIAG_RR_SLOW_US || !r->sender.has || !r->receiver.has ||
+	    !a->has || !b->has || a->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT ||
+	    b->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT)
+		return;
+	diag_add(r, "wakeup_latency", "both", "P50 %.1f us at %.0f "
+	    "transactions/s while both hosts are mostly idle (busiest CPU "
+	    "%.0f %% and %.0f %%): the CPUs waking up for each transaction "
+	    "(C-states, a virtual machine's halt) more than the network; "
+	    "-P 2 or --rr-burst keep them busy and show the difference", p50,
+	    f.per_s, a->max_cpu_busy_pct, b->max_cpu_busy_pct);
+}
