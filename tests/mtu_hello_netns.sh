@@ -194,7 +194,8 @@ params = dict(direction=0, buflen=16384, nbuf=0, duration_ms=2000,
               interval_ms=0, force_bufs=False, capture=False, link_mbps=0,
               mtu=mtu, cc="", tx_path="send", rx_path="recv", affinity="",
               fq_rate=0, tos=0, udp=False, rate_bps=0, rate_pps=0, batch=0,
-              gso=False, gro=False, omit_ms=0)
+              gso=False, gro=False, omit_ms=0, rr=False,
+              req_size=0, resp_size=0, rr_burst=0)
 hello = gbpeer.frame(hostile.HELLO, dict(program="gigebench",
                                          version=sys.argv[5], params=params))
 n, end = 0, time.monotonic() + 8.0
