@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""bench/rr.py - gigebench --rr against sockperf ping-pong (TCP), side by
+side on loopback, in interleaved rounds.  Not a test: the figures and what
+they mean are in bench/README.md ("Request/response").
+
+    python3 bench/rr.py                      # 5 rounds of 5 s, 64-byte messages
+    python3 bench/rr.py --rounds 7 --seconds 10 --size 1 --json rr.json
+    python3 bench/rr.py --streams 2          # gigebench -P 2 beside two sockperfs
+
+Each round runs every tool once, in turn (the order rotates each round), so
+that load from elsewhere on the shared machine falls on both alike; the
+table has the medians over rounds.  For each run: transactions (round trips)
+per second, the P50 and P99 of the full round-trip time in microseconds (as
+gigebench reports; sockperf with --full-rtt), and the CPU time per
+transaction of both ends together, taken the same way for both tools: each
+server and client runs under bench/cpuwrap.c (utime + stime of every process
+of its tree, from /proc/PID/stat before it is reaped).
+
+sockperf's figures are of its "valid duration" (it leaves its warm-up and
+the last moments out); its percentiles are of that part.  iperf 2's
+--bounceback is not here: it sends 10 bounces a second unless paced
+otherwise, so it measures no rate to compare.
+
+Exit status 0 when every run worked and gave its figures, 1 when one did not
+(the table still prints).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+
+
+def cpuwrap_build(work):
+    exe = os.path.join(work, "cpuwrap")
+    subprocess.run(["cc", "-O2", "-o", exe, os.path.join(HERE, "cpuwrap.c")],
+                   check=True)
+    return exe
+
+
+def cpu_s(path):
+    try:
+        with open(path) as f:
+            m = re.search(r"cpu_s=([\d.]+)", f.read())
+        return float(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
+def wait_port(port, timeout=5.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        out = subprocess.run(["ss", "-ltnH", "sport = :%d" % port],
+                             stdout=subprocess.PIPE, text=True).stdout
+        if out.strip():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def run_pair(cw, work, tag, server, client, port, timeout):
+    """Start server, run client to its end, stop server; both under
+    cpuwrap.  Returns (client stdout, cpu seconds of both, ok)."""
+    scpu, ccpu = os.path.join(work, tag + ".scpu"), \
+        os.path.join(work, tag + ".ccpu")
+    srv = subprocess.Popen([cw, scpu] + server, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    ok = wait_port(port)
+    out = ""
+    if ok:
+        try:
+            p = subprocess.run([cw, ccpu] + client, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True,
+                               timeout=timeout)
+            out, ok = p.stdout, p.returncode == 0
+        except subprocess.TimeoutExpired:
+            ok = False
+    if srv.poll() is None:
+        os.killpg(srv.pid, signal.SIGINT)
+        try:
+            srv.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(srv.pid, signal.SIGKILL)
+            srv.wait()
+    a, b = cpu_s(scpu), cpu_s(ccpu)
+    return out, (a + b) if a is not None and b is not None else None, ok
+
+
+def gigebench(cw, work, gb, args, rnd, port):
+    client = [gb, "-t", "127.0.0.1", "-p", str(port), "--rr", "-T",
+              str(args.seconds), "--request-size", str(args.size),
+              "--response-size", str(args.size), "-P", str(args.streams),
+              "-J", "--no-progress"]
+    out, cpu, ok = run_pair(cw, work, "gb%d" % rnd,
+                            [gb, "-r", "-1", "-q", "-B", "127.0.0.1", "-p",
+                             str(port)], client, port, args.seconds + 30)
+    try:
+        rr = json.loads(out)["result"]["rr"]
+        n, per_s = rr["transactions"], rr["per_s"]
+        lat = rr["latency"]
+        return dict(per_s=per_s, p50=lat["p50_us"], p99=lat["p99_us"],
+                    cpu_us=cpu * 1e6 / n if cpu and n else None), ok
+    except (ValueError, KeyError, TypeError):
+        return None, False
+
+
+def sockperf_one(cw, work, args, rnd, port, i):
+    client = ["sockperf", "ping-pong", "--tcp", "-i", "127.0.0.1", "-p",
+              str(port), "-t", str(args.seconds), "-m", str(max(args.size,
+                                                                14)),
+              "--full-rtt"]
+    return run_pair(cw, work, "sp%d.%d" % (rnd, i),
+                    ["sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",
+                     str(port)], client, port, args.seconds + 30)
+
+
+def sockperf_parse(out):
+    v = re.search(r"\[Valid Duration\] RunTime=([\d.]+) sec; "
+                  r"SentMessages=\d+; ReceivedMessages=(\d+)", out)
+    p50 = re.search(r"percentile 50\.000 = +([\d.]+)", out)
+    p99 = re.search(r"percentile 99\.000 = +([\d.]+)", out)
+    if not (v and p50 and p99):
+        return None
+    return float(v.group(1)), int(v.group(2)), float(p50.group(1)), \
+        float(p99.group(1))
+
+
+def sockperf(cw, work, args, rnd, port):
+    """args.streams sockperf pairs at once, their rates added."""
+    if args.streams == 1:
+        out, cpu, ok = sockperf_one(cw, work, args, rnd, port, 0)
+        runs = [(out, cpu, ok)]
+    else:
+        import concurrent.futures as cf
+        with cf.ThreadPoolExecutor(args.streams) as ex:
+            runs = list(ex.map(lambda i: sockperf_one(
+                cw, work, args, rnd, port + i, i), range(args.streams)))
+    figs = [sockperf_parse(o) for o, _, _ in runs]
+    if not all(figs) or not all(ok for _, _, ok in runs):
+        return None, False
+    per_s = sum(n / t for t, n, _, _ in figs)
+    n_all = sum(n for _, n, _, _ in figs)
+    cpu = sum(c for _, c, _ in runs if c is not None)
+    return dict(per_s=per_s, p50=max(f[2] for f in figs),
+                p99=max(f[3] for f in figs),
+                cpu_us=cpu * 1e6 / n_all * (figs[0][0] / args.seconds)
+                if n_all else None), True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=5)
+    ap.add_argument("--size", type=int, default=64)
+    ap.add_argument("--streams", type=int, default=1)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    if shutil.which("sockperf") is None:
+        sys.exit("bench/rr.py: sockperf is not installed "
+                 "(apt-get install sockperf)")
+    work = tempfile.mkdtemp(prefix="gigebench-rr-bench.")
+    gb = os.path.join(work, "gigebench")
+    shutil.copy(os.environ.get("GIGEBENCH",
+                               os.path.join(TOP, "build", "gigebench")), gb)
+    cw = cpuwrap_build(work)
+    tools = [("gigebench", lambda r: gigebench(cw, work, gb, args, r, 6301)),
+             ("sockperf", lambda r: sockperf(cw, work, args, r, 6311))]
+    samples = {name: [] for name, _ in tools}
+    failed = 0
+    for rnd in range(args.rounds):
+        order = tools[rnd % 2:] + tools[:rnd % 2]
+        for name, fn in order:
+            fig, ok = fn(rnd)
+            if not ok or fig is None:
+                failed += 1
+                print("# round %d: %s failed" % (rnd + 1, name))
+                continue
+            samples[name].append(fig)
+            print("# round %d %-9s %10.1f trans/s  P50 %7.1f us  P99 %7.1f "
+                  "us  cpu %6.2f us/trans" % (rnd + 1, name, fig["per_s"],
+                                              fig["p50"], fig["p99"],
+                                              fig["cpu_us"] or -1))
+    med = {}
+    for name, s in samples.items():
+        if s:
+            med[name] = {k: statistics.median(x[k] for x in s
+                                              if x[k] is not None)
+                         for k in ("per_s", "p50", "p99", "cpu_us")}
+    print("\nmedians of %d rounds, %g s each, %d-byte messages, %d "
+          "stream(s), loopback" % (args.rounds, args.seconds, args.size,
+                                   args.streams))
+    print("%-10s %12s %9s %9s %12s" % ("tool", "trans/s", "P50 us",
+                                       "P99 us", "cpu us/trans"))
+    for name, m in med.items():
+        print("%-10s %12.1f %9.1f %9.1f %12.2f" % (name, m["per_s"],
+                                                  m["p50"], m["p99"],
+                                                  m["cpu_us"]))
+    if "gigebench" in med and "sockperf" in med:
+        g, s = med["gigebench"], med["sockperf"]
+        print("ratios gigebench/sockperf: trans/s %.2f, P50 %.2f, P99 %.2f, "
+              "cpu/trans %.2f" % (g["per_s"] / s["per_s"], g["p50"] / s["p50"],
+                                  g["p99"] / s["p99"],
+                                  g["cpu_us"] / s["cpu_us"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(args=vars(args), samples=samples, medians=med), f,
+                      indent=1)
+    shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
