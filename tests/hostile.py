@@ -1770,6 +1770,14 @@ def run_sections(h, args):
     h.t.check("learn the protocol from a real client through a proxy", ok,
               detail if ok else detail + "; the fakes use the built-in "
               "messages of 6561f51")
+    if ok:
+        sys.path.insert(0, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), "lib"))
+        import gbhello  # noqa: E402
+        want, have = set(PARAMS), set(gbhello.PARAMS)
+        h.t.check("tests/lib/gbhello.py has every params member a real "
+                  "client sends", want == have, "missing %s, extra %s" % (
+                      sorted(want - have), sorted(have - want)))
     export_protocol()
     t0 = time.monotonic()
     for name, fn in [("malformed", section_malformed),

@@ -79,16 +79,9 @@ netns_exec a python3 - "$ADDR_B" "$PORT" "$TEST_MTU" "$HERE" "$version" \
     >"$TMP/hellos.out" 2>&1 <<'EOF' &
 import os, socket, sys, time
 sys.path[:0] = [sys.argv[4], os.path.join(sys.argv[4], "lib")]
-import gbpeer, hostile
+import gbhello, gbpeer, hostile
 addr, port, mtu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-# Every member a real client's hello has (codec/params_json.c).
-params = dict(direction=0, buflen=16384, nbuf=0, duration_ms=2000,
-              streams=1, sndbuf=0, rcvbuf=0, mss=0, nodelay=False,
-              interval_ms=0, force_bufs=False, capture=False, link_mbps=0,
-              mtu=mtu, cc="", tx_path="send", rx_path="recv", affinity="",
-              fq_rate=0, tos=0, udp=False, rate_bps=0, rate_pps=0, batch=0,
-              gso=False, gro=False, omit_ms=0, rr=False,
-              req_size=0, resp_size=0, rr_burst=0)
+params = gbhello.params(mtu=mtu)
 held, end = [], time.monotonic() + 2.0
 while time.monotonic() < end:
     hello = gbpeer.frame(hostile.HELLO, dict(
@@ -187,15 +180,9 @@ netns_exec a python3 - "$ADDR_B" $((PORT + 1)) "$TEST_MTU" "$HERE" \
     "$version" >"$TMP/stalls.out" 2>&1 <<'PY' &
 import os, socket, sys, time
 sys.path[:0] = [sys.argv[4], os.path.join(sys.argv[4], "lib")]
-import gbpeer, hostile
+import gbhello, gbpeer, hostile
 addr, port, mtu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-params = dict(direction=0, buflen=16384, nbuf=0, duration_ms=2000,
-              streams=1, sndbuf=0, rcvbuf=0, mss=0, nodelay=False,
-              interval_ms=0, force_bufs=False, capture=False, link_mbps=0,
-              mtu=mtu, cc="", tx_path="send", rx_path="recv", affinity="",
-              fq_rate=0, tos=0, udp=False, rate_bps=0, rate_pps=0, batch=0,
-              gso=False, gro=False, omit_ms=0, rr=False,
-              req_size=0, resp_size=0, rr_burst=0)
+params = gbhello.params(mtu=mtu)
 hello = gbpeer.frame(hostile.HELLO, dict(program="gigebench",
                                          version=sys.argv[5], params=params))
 n, end = 0, time.monotonic() + 8.0
