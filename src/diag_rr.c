@@ -29,7 +29,7 @@ diag_rr_p50_us(const struct gb_result *r)
 }
 
 static void
-diag_rr_irq(struct gb_result *r, const struct gb_udp_cost *c,
+diag_rr_irq(struct gb_result *r, const struct gb_cost *c,
     const char *side, double p50)
 {
 	char host[DIAG_TOKLEN] = "", lat[DIAG_TOKLEN] = "";

@@ -14,12 +14,6 @@
 #include "side_member.h"
 
 static json_t *
-real_or_null(int has, double v)
-{
-	return has ? json_real(v) : json_null();
-}
-
-static json_t *
 interval_tcp_json(const struct gb_interval *iv)
 {
 	if (!iv->has_tcp)
@@ -27,9 +21,9 @@ interval_tcp_json(const struct gb_interval *iv)
 	return json_pack("{s:I, s:I, s:I, s:o, s:o}",
 	    "retransmits", (json_int_t)iv->retrans,
 	    "cwnd", (json_int_t)iv->cwnd, "rtt_us", (json_int_t)iv->rtt_us,
-	    "rwnd_limited_pct", real_or_null(iv->has_limited,
+	    "rwnd_limited_pct", member_real_or_null(iv->has_limited,
 	    iv->rwnd_limited_pct),
-	    "sndbuf_limited_pct", real_or_null(iv->has_limited,
+	    "sndbuf_limited_pct", member_real_or_null(iv->has_limited,
 	    iv->sndbuf_limited_pct));
 }
 
@@ -61,7 +55,7 @@ interval_json(const struct gb_interval *iv)
 	    "mbps", result_mbps(iv->bytes, iv->end_s - iv->start_s),
 	    "datagrams", member_uint_or_null(iv->has_udp, iv->datagrams),
 	    "lost", member_uint_or_null(iv->has_udp, iv->lost),
-	    "jitter_ms", real_or_null(iv->has_udp, iv->jitter_ms),
+	    "jitter_ms", member_real_or_null(iv->has_udp, iv->jitter_ms),
 	    "tcp", interval_tcp_json(iv), "host_cpu", interval_host_json(iv),
 	    "transactions", member_uint_or_null(iv->has_rr, iv->transactions),
 	    "latency", interval_latency_json(iv));

@@ -63,17 +63,13 @@ lathist_low(unsigned idx)
 	    shift;
 }
 
+/* Each bucket ends where the next begins; the top one at UINT64_MAX. */
 uint64_t
 lathist_high(unsigned idx)
 {
-	unsigned	shift;
-
-	if (idx < LATHIST_SUB_COUNT)
-		return idx;
 	if (idx >= LATHIST_TOP)
 		return UINT64_MAX;
-	shift = idx / LATHIST_SUB_COUNT - 1;
-	return lathist_low(idx) + (UINT64_C(1) << shift) - 1;
+	return lathist_low(idx + 1) - 1;
 }
 
 void

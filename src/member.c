@@ -207,3 +207,9 @@ member_uint_or_null(int has, uint64_t v)
 {
 	return has ? json_integer(member_jint(v)) : json_null();
 }
+
+json_t *
+member_real_or_null(int has, double v)
+{
+	return has ? json_real(v) : json_null();
+}

@@ -21,11 +21,8 @@
 #include "base/diag.h"
 #include "out/report.h"
 #include "base/units.h"
+#include "report_fmt.h"
 
-#define REPORT_NA	"n/a"
-
-/* Room for any token these renderers print: a uint64_t or a "%.3f". */
-#define REPORT_TOKLEN	64
 
 static const char *
 report_fmt_u64(char *buf, size_t len, int has, uint64_t v)
@@ -36,7 +33,7 @@ report_fmt_u64(char *buf, size_t len, int has, uint64_t v)
 	return buf;
 }
 
-static const char *
+const char *
 report_fmt_real(char *buf, size_t len, int has, int prec, double v)
 {
 	if (!has)
@@ -211,7 +208,7 @@ report_udp_cost_line(FILE *fp, const struct gb_result *r, int is_tx)
 {
 	char irq[REPORT_TOKLEN], sirq[REPORT_TOKLEN], host[REPORT_TOKLEN];
 	struct gb_udp_figures f;
-	const struct gb_udp_cost *c;
+	const struct gb_cost *c;
 
 	result_udp(r, &f);
 	c = is_tx ? &f.tx : &f.rx;
@@ -397,8 +394,7 @@ report_text(FILE *fp, const struct gb_result *r,
 		report_summary_line(fp, r, st->unit);
 }
 
-/* Process CPU of one side, rounded as nuttcp prints it. */
-static const char *
+const char *
 report_fmt_pct(char *buf, size_t len, const struct gb_side *s)
 {
 	if (!s->has)
@@ -456,7 +452,13 @@ report_summary_line(FILE *fp, const struct gb_result *r, char unit)
 	fprintf(fp, "%s irq/pkt-TX %s irq/pkt-RX",
 	    report_fmt_irqpkt(itx, sizeof(itx), &r->sender),
 	    report_fmt_irqpkt(irx, sizeof(irx), &r->receiver));
-	/* After nuttcp's fields, so that scripts that split it still do. */
+	report_summary_end(fp, r);
+}
+
+/* After nuttcp's fields, so that scripts that split the line still do. */
+void
+report_summary_end(FILE *fp, const struct gb_result *r)
+{
 	if (r->prov.title[0] != '\0')
 		fprintf(fp, " [%s]", r->prov.title);
 	if (r->prov.interrupted)

@@ -11,23 +11,11 @@
  * did not report, never 0.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 
 #include "base/lathist.h"
 #include "out/report.h"
-
-#define RR_NA		"n/a"
-#define RR_TOKLEN	32
-
-static const char *
-rr_real(char *buf, size_t len, int has, int prec, double v)
-{
-	if (!has)
-		return RR_NA;
-	snprintf(buf, len, "%.*f", prec, v);
-	return buf;
-}
+#include "report_fmt.h"
 
 static double
 rr_us(const struct lathist *h, double pct)
@@ -41,9 +29,9 @@ report_rr_lines(FILE *fp, const struct gb_result *r, const struct gb_side *s,
     int is_tx)
 {
 	const struct gb_params *p = &r->params;
-	const struct gb_udp_cost *c;
+	const struct gb_cost *c;
 	struct gb_rr_figures f;
-	char irq[RR_TOKLEN], sirq[RR_TOKLEN], host[RR_TOKLEN];
+	char irq[REPORT_TOKLEN], sirq[REPORT_TOKLEN], host[REPORT_TOKLEN];
 	const char *pre = report_side_prefix(is_tx);
 
 	if (!s->rr.has)
@@ -59,10 +47,10 @@ report_rr_lines(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 	if (c->has)
 		fprintf(fp, "%s per transaction: %.3f us process cpu, %s us "
 		    "host cpu, %s irq, %s NET_RX softirq\n", pre, c->cpu_us,
-		    rr_real(host, sizeof(host), c->has_host, 3, c->host_us),
-		    rr_real(irq, sizeof(irq), c->has_irq, 4,
-		    c->irq), rr_real(sirq, sizeof(sirq), c->has_softirq, 4,
-		    c->softirq));
+		    report_fmt_real(host, sizeof(host), c->has_host, 3,
+		    c->host_us), report_fmt_real(irq, sizeof(irq), c->has_irq,
+		    4, c->irq), report_fmt_real(sirq, sizeof(sirq),
+		    c->has_softirq, 4, c->softirq));
 	if (!is_tx || !r->has_latency || r->latency.count == 0)
 		return;
 	fprintf(fp, "%s latency min %.1f us, mean %.1f, P50 %.1f, P90 %.1f, "
@@ -74,35 +62,24 @@ report_rr_lines(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 	    r->latency.count, 100.0 / LATHIST_SUB_COUNT);
 }
 
-static const char *
-rr_pct(char *buf, size_t len, const struct gb_side *s)
-{
-	if (!s->has)
-		return RR_NA;
-	snprintf(buf, len, "%ld", lround(s->cpu.process_pct));
-	return buf;
-}
-
 void
 report_rr_summary(FILE *fp, const struct gb_result *r)
 {
 	struct gb_rr_figures f;
-	char tx[RR_TOKLEN], rx[RR_TOKLEN], p50[RR_TOKLEN], p99[RR_TOKLEN];
-	char itx[RR_TOKLEN], irx[RR_TOKLEN];
+	char tx[REPORT_TOKLEN], rx[REPORT_TOKLEN];
+	char p50[REPORT_TOKLEN], p99[REPORT_TOKLEN];
+	char itx[REPORT_TOKLEN], irx[REPORT_TOKLEN];
 	int lat = r->has_latency && r->latency.count > 0;
 
 	result_rr(r, &f);
 	fprintf(fp, "%10.4f trans/s P50 %s us P99 %s us %s %%TX %s %%RX "
 	    "%s irq/trans-TX %s irq/trans-RX", f.per_s,
-	    rr_real(p50, sizeof(p50), lat, 1, lat ? rr_us(&r->latency, 50) : 0),
-	    rr_real(p99, sizeof(p99), lat, 1, lat ? rr_us(&r->latency, 99) : 0),
-	    rr_pct(tx, sizeof(tx), &r->sender),
-	    rr_pct(rx, sizeof(rx), &r->receiver),
-	    rr_real(itx, sizeof(itx), f.ask.has_irq, 3, f.ask.irq),
-	    rr_real(irx, sizeof(irx), f.answer.has_irq, 3, f.answer.irq));
-	if (r->prov.title[0] != '\0')
-		fprintf(fp, " [%s]", r->prov.title);
-	if (r->prov.interrupted)
-		fputs(" (interrupted)", fp);
-	fputc('\n', fp);
+	    report_fmt_real(p50, sizeof(p50), lat, 1, rr_us(&r->latency, 50)),
+	    report_fmt_real(p99, sizeof(p99), lat, 1, rr_us(&r->latency, 99)),
+	    report_fmt_pct(tx, sizeof(tx), &r->sender),
+	    report_fmt_pct(rx, sizeof(rx), &r->receiver),
+	    report_fmt_real(itx, sizeof(itx), f.ask.has_irq, 3, f.ask.irq),
+	    report_fmt_real(irx, sizeof(irx), f.answer.has_irq, 3,
+	    f.answer.irq));
+	report_summary_end(fp, r);
 }

@@ -30,8 +30,8 @@ per_second(uint64_t n, double seconds)
 }
 
 static void
-udp_cost(const struct gb_side *s, uint64_t n, int is_tx,
-    struct gb_udp_cost *c)
+end_cost(const struct gb_side *s, uint64_t n, int is_tx,
+    struct gb_cost *c)
 {
 	const struct gb_iface_figures *f = &s->iface;
 
@@ -62,9 +62,9 @@ result_rr(const struct gb_result *r, struct gb_rr_figures *f)
 	f->transactions = d->rr.transactions;
 	f->per_s = per_second(f->transactions, d->seconds);
 	if (ask->has && ask->rr.has)
-		udp_cost(ask, ask->rr.transactions, 0, &f->ask);
+		end_cost(ask, ask->rr.transactions, 0, &f->ask);
 	if (ans->has && ans->rr.has)
-		udp_cost(ans, ans->rr.transactions, 0, &f->answer);
+		end_cost(ans, ans->rr.transactions, 0, &f->answer);
 }
 
 void
@@ -93,6 +93,6 @@ result_udp(const struct gb_result *r, struct gb_udp_figures *f)
 	base = known ? f->sent : f->received + f->lost;
 	f->lost_pct = base > 0 ? 100.0 * (double)f->lost / (double)base : 0;
 	if (known)
-		udp_cost(tx, f->sent, 1, &f->tx);
-	udp_cost(rx, f->received, 0, &f->rx);
+		end_cost(tx, f->sent, 1, &f->tx);
+	end_cost(rx, f->received, 0, &f->rx);
 }

@@ -18,13 +18,6 @@
 
 static json_t	*side_core_json(const struct gb_side *);
 
-/* NULL (an error for json_pack's "o") when v is not finite. */
-static json_t *
-side_real_or_null(int has, double v)
-{
-	return has ? json_real(v) : json_null();
-}
-
 static json_t *
 side_cpu_json(const struct gb_proc_cpu *c)
 {
@@ -39,12 +32,12 @@ side_host_cpu_json(const struct gb_host_cpu *h)
 	int y = h->has;
 
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-	    "busy_pct", side_real_or_null(y, h->busy_pct),
-	    "user_pct", side_real_or_null(y, h->user_pct),
-	    "sys_pct", side_real_or_null(y, h->sys_pct),
-	    "irq_pct", side_real_or_null(y, h->irq_pct),
-	    "softirq_pct", side_real_or_null(y, h->softirq_pct),
-	    "max_cpu_busy_pct", side_real_or_null(y && h->max_cpu >= 0,
+	    "busy_pct", member_real_or_null(y, h->busy_pct),
+	    "user_pct", member_real_or_null(y, h->user_pct),
+	    "sys_pct", member_real_or_null(y, h->sys_pct),
+	    "irq_pct", member_real_or_null(y, h->irq_pct),
+	    "softirq_pct", member_real_or_null(y, h->softirq_pct),
+	    "max_cpu_busy_pct", member_real_or_null(y && h->max_cpu >= 0,
 	    h->max_cpu_busy_pct),
 	    "max_cpu", member_uint_or_null(y && h->max_cpu >= 0,
 	    (uint64_t)h->max_cpu),
@@ -115,7 +108,7 @@ side_core_json(const struct gb_side *s)
 	    "tx", c, f->tx_packets),
 	    "bytes_on_wire", side_pair_json("rx", c, f->rx_bytes,
 	    "tx", c, f->tx_bytes),
-	    "irq_per_packet", side_real_or_null(f->has_irq_per_packet,
+	    "irq_per_packet", member_real_or_null(f->has_irq_per_packet,
 	    f->irq_per_packet),
 	    "softirq", side_pair_json("net_rx", f->has_softirq,
 	    f->net_rx_softirqs, "net_tx", f->has_softirq, f->net_tx_softirqs),

@@ -137,8 +137,7 @@ rr_await(struct stream_io *io, uint32_t *head)
 		pthread_mutex_unlock(&rr->lock);
 	}
 	*head = (*head + 1) % rr->burst;
-	atomic_store_explicit(&rr->trans, atomic_load_explicit(&rr->trans,
-	    memory_order_relaxed) + 1, memory_order_relaxed);
+	stream_bump(&rr->trans);
 	return 0;
 }
 
@@ -194,8 +193,6 @@ rr_answer(struct stream_io *io)
 			io->what = "answering";
 			return -1;
 		}
-		atomic_store_explicit(&rr->trans, atomic_load_explicit(
-		    &rr->trans, memory_order_relaxed) + 1,
-		    memory_order_relaxed);
+		stream_bump(&rr->trans);
 	}
 }

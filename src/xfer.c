@@ -365,7 +365,6 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 			sfd[i] = x->s[i].fd;
 		xfer_slice_init(&x->slice, x->ms.roots, x->is_tx && !x->p.udp,
 		    sfd, x->n);
-		x->sliced = 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
 	x->began = x->start;
@@ -483,8 +482,7 @@ xfer_free(struct xfer *x)
 	if (x->progress_ev != NULL)
 		event_free(x->progress_ev);
 	xfer_measure_free(&x->ms);
-	if (x->sliced)
-		xfer_slice_free(&x->slice);
+	xfer_slice_free(&x->slice);	/* zeroed when never set: fine */
 	free(x->iv);
 	free(x->s);
 	free(x);

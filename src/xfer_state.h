@@ -76,7 +76,6 @@ struct xfer {
 	double			 iv_start_s;
 	unsigned		 niv;
 	struct gb_interval	*iv;
-	int			 sliced;	/* slice below is set */
 	struct xfer_slice	 slice;		/* -i: TCP and host by slice */
 };
 

@@ -212,7 +212,7 @@ struct gb_zerocopy {
  * by the sequence numbers (seqstat.h).  Loss is the sender's sent less
  * the receiver's received, known once both sides are (result_udp_lost).
  */
-/* --rr: the transactions an end completed (asked and answered, or answered). */
+/* --rr: the transactions an end completed (asked, or answered). */
 struct gb_rr {
 	int		has;
 	uint64_t	transactions;
@@ -284,7 +284,7 @@ struct gb_finding {
 };
 
 struct gb_interval {
-	int		omitted;	/* --omit: ran before the measured start */
+	int		omitted;	/* --omit: before the measured start */
 	double		start_s;	/* from the start, or the omit's end */
 	double		end_s;
 	uint64_t	bytes;
@@ -390,11 +390,12 @@ double	result_megabytes(uint64_t bytes);
  * (sent_known 0).  Rates are per second of each end's own time.
  */
 /*
- * What one datagram cost an end: its process CPU and its host's CPU in
- * microseconds, its interface's interrupts and its NET_TX (sender) or
- * NET_RX (receiver) softirqs, each per datagram it sent or received.
+ * What one datagram (-u) or one transaction (--rr) cost an end: its
+ * process CPU and its host's CPU in microseconds, its interface's
+ * interrupts and its NET_TX (a -u sender) or NET_RX softirqs, each per
+ * datagram it sent or received, or per transaction.
  */
-struct gb_udp_cost {
+struct gb_cost {
 	int		has;
 	double		cpu_us;
 	int		has_host;	/* the host's CPU was read */
@@ -412,21 +413,21 @@ struct gb_udp_figures {
 	double		lost_pct;
 	double		tx_pps, rx_pps;
 	double		jitter_ms;
-	struct gb_udp_cost tx, rx;
+	struct gb_cost tx, rx;
 };
 void	result_udp(const struct gb_result *, struct gb_udp_figures *);
 
 /*
  * --rr: the asking end's transactions (the answering end's when its
  * count alone is known) and their rate, and what a transaction cost each
- * end (struct gb_udp_cost's figures per transaction, the softirqs NET_RX:
+ * end (struct gb_cost's figures per transaction, the softirqs NET_RX:
  * both ends receive once a transaction).
  */
 struct gb_rr_figures {
 	int		has;
 	uint64_t	transactions;
 	double		per_s;
-	struct gb_udp_cost ask, answer;
+	struct gb_cost ask, answer;
 };
 void	result_rr(const struct gb_result *, struct gb_rr_figures *);
 

@@ -72,5 +72,7 @@ int	member_bool(const json_t *, const char *key, int *out, char *err,
 json_int_t member_jint(uint64_t v);
 /* member_jint(v) as a JSON integer, or a JSON null when !has. */
 json_t	*member_uint_or_null(int has, uint64_t v);
+/* v as a JSON real, or a JSON null when !has; NULL when v is not finite. */
+json_t	*member_real_or_null(int has, double v);
 
 #endif /* GB_MEMBER_H */

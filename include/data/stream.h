@@ -178,6 +178,17 @@ void	stream_io_figures(const struct stream_io *, struct gb_stream *,
 	    struct gb_zerocopy *z);
 
 /*
+ * One more on a count that only this stream's thread writes and others
+ * sample: a relaxed load and store, no locked increment.
+ */
+static inline void
+stream_bump(_Atomic uint64_t *n)
+{
+	atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) +
+	    1, memory_order_relaxed);
+}
+
+/*
  * Count what moved; -1 when it passes a cap.  The caps cost one branch a
  * call when none is set, and the shared total is touched only with
  * --max-bytes.
@@ -189,9 +200,7 @@ stream_io_count(struct stream_io *io, ssize_t n)
 
 	b = atomic_fetch_add_explicit(&io->bytes, (uint64_t)n,
 	    memory_order_relaxed) + (uint64_t)n;
-	/* One writer: a relaxed load and store, no locked increment. */
-	atomic_store_explicit(&io->calls, atomic_load_explicit(&io->calls,
-	    memory_order_relaxed) + 1, memory_order_relaxed);
+	stream_bump(&io->calls);
 	if (io->cap == 0 && io->total == NULL)
 		return 0;
 	if (io->cap != 0 && b > io->cap) {
