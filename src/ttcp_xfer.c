@@ -262,18 +262,38 @@ nread(struct ttcp_run *t, size_t count)
 	return got;
 }
 
-/* ttcp's Nwrite(): a full UDP buffer is waited out, a refusal ignored. */
+/* All len bytes, each call counted in *calls (NULL: not counted). */
+static int
+write_all(int fd, const char *p, size_t len, uint64_t *calls)
+{
+	ssize_t w;
+
+	for (; len > 0; p += w, len -= (size_t)w) {
+		w = write(fd, p, len);
+		if (calls != NULL)
+			(*calls)++;
+		if (w < 0 && errno == EINTR)
+			w = 0;		/* again */
+		else if (w <= 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ttcp's Nwrite(); TCP: all or -1, not a short write (a reset) as its end. */
 static ssize_t
 nwrite(struct ttcp_run *t, const char *p, size_t count)
 {
 	struct timespec wait = { 0, TTCP_ENOBUFS_WAIT_NS };
 	ssize_t cnt;
 
+	if (!t->c->udp)
+		return write_all(t->fd, p, count, &t->n->calls) == -1 ? -1 :
+		    (ssize_t)count;
 	for (;;) {
-		cnt = t->c->udp ? send(t->fd, p, count, 0) :
-		    write(t->fd, p, count);
+		cnt = send(t->fd, p, count, 0);
 		t->n->calls++;
-		if (!t->c->udp || cnt >= 0)
+		if (cnt >= 0)
 			return cnt;
 		if (errno == ECONNREFUSED)
 			return (ssize_t)count;	/* unconnected ttcp: unseen */
@@ -281,23 +301,6 @@ nwrite(struct ttcp_run *t, const char *p, size_t count)
 			return -1;
 		nanosleep(&wait, NULL);
 	}
-}
-
-static int
-write_all(int fd, const char *p, size_t len)
-{
-	ssize_t w;
-
-	while (len > 0) {
-		if ((w = write(fd, p, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
 }
 
 
@@ -452,7 +455,7 @@ loop_rx_tcp(struct ttcp_run *t)
 
 	clock_gettime(CLOCK_MONOTONIC, &t->first);
 	while ((cnt = nread(t, t->c->buflen)) > 0) {
-		if (!t->c->sink && write_all(1, t->buf, (size_t)cnt) == -1)
+		if (!t->c->sink && write_all(1, t->buf, (size_t)cnt, NULL) == -1)
 			return fail(t, errno, "IO: standard output");
 		t->n->nbytes += (uint64_t)cnt;
 		if (too_long(t))
@@ -518,7 +521,7 @@ loop_rx_udp(struct ttcp_run *t, struct timespec *last)
 				timer_start(t);
 			continue;
 		}
-		if (!t->c->sink && write_all(1, t->buf, (size_t)cnt) == -1)
+		if (!t->c->sink && write_all(1, t->buf, (size_t)cnt, NULL) == -1)
 			return fail(t, errno, "IO: standard output");
 		t->n->nbytes += (uint64_t)cnt;
 		clock_gettime(CLOCK_MONOTONIC, last);
