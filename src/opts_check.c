@@ -100,18 +100,20 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 }
 
 /*
- * --cport N: stream i binds N + i, within the ports.  --rr's sizes and
+ * --cport N: stream i binds N + i, within the ports (--bidir: 2 x -P
+ * streams).  --rr's sizes and
  * burst need --rr, which runs one test.  --json-stream follows one test,
  * not the many of a sweep.
  */
 static int
 opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 {
-	if (o->cport != 0 && (uint32_t)o->cport + o->params.streams - 1 >
-	    65535) {
+	if (o->cport != 0 && (uint32_t)o->cport + params_conns(&o->params) -
+	    1 > 65535) {
 		snprintf(st->name, sizeof(st->name), "--cport");
-		return opts_error(st, "port %u with -P %u needs ports past "
-		    "65535", (unsigned)o->cport, o->params.streams);
+		return opts_error(st, "port %u with -P %u%s needs ports past "
+		    "65535", (unsigned)o->cport, o->params.streams,
+		    o->params.bidir ? " --bidir" : "");
 	}
 	if (o->host != NULL && !o->params.rr && (o->params.req_size != 0 ||
 	    o->params.resp_size != 0 || o->params.rr_burst != 0)) {

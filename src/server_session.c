@@ -54,6 +54,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/bidir.h"
 #include "base/bounds.h"
 #include "base/diag.h"
 #include "base/monotime.h"
@@ -104,6 +105,18 @@ session_fail(struct session *ss, const char *why)
 	return session_end(ss);
 }
 
+/* --bidir: this end's half that went the other way, into its side. */
+static int
+finish_reverse(struct session *ss, char *err, size_t errlen)
+{
+	struct xfer *rev = xfer_reverse(ss->x);
+
+	if (rev == NULL)
+		return 0;
+	return xfer_finish(rev, ss->is_tx ? &ss->result->rreceiver :
+	    &ss->result->rsender, NULL, err, errlen);
+}
+
 /* Both sides' figures are here: send ours, report, end. */
 static enum session_state
 session_finish(struct session *ss)
@@ -121,15 +134,24 @@ session_finish(struct session *ss)
 		return session_end(ss);
 	}
 	mine->udp.stray += ss->dg_stray;	/* -u: the greeter's */
+	if (finish_reverse(ss, err, sizeof(err)) == -1) {
+		server_log(s, 0, ss->result->peer, err);
+		session_send_error(ss, err);
+		return session_end(ss);
+	}
 	if ((m = calloc(1, sizeof(*m))) != NULL) {
 		m->type = PROTO_RESULT;
 		m->side = *mine;
+		if ((m->has_side2 = ss->p.bidir))
+			m->side2 = ss->is_tx ? ss->result->rreceiver :
+			    ss->result->rsender;
 		if (ctl_send(ss->ctl, m, session_keys(ss),
 		    (int)s->lim->handshake_ms, err, sizeof(err)) != PROTO_OK)
 			server_log(s, 0, ss->result->peer, err);
 		free(m);
 	}
 	s->tests++;
+	bidir_host(ss->result);
 	role_prov_peer(ss->result);
 	diag_run(ss->result);
 	if (s->cfg->report_cb != NULL)
@@ -207,10 +229,15 @@ h_unexpected(struct session *ss, struct session_arg *a)
 static void
 take_figures(struct session *ss, const struct proto_msg *m)
 {
+	struct gb_result *r = ss->result;
+
 	if (ss->is_tx)
-		ss->result->receiver = m->side;
+		r->receiver = m->side;
 	else
-		ss->result->sender = m->side;
+		r->sender = m->side;
+	/* --bidir: a client without its other half sent nothing there. */
+	if (ss->p.bidir && m->has_side2)
+		*(ss->is_tx ? &r->rsender : &r->rreceiver) = m->side2;
 	event_del(ss->timer);
 }
 
@@ -251,7 +278,7 @@ h_late_data(struct session *ss, struct session_arg *a)
 	(void)a;
 	snprintf(why, sizeof(why), "data connections did not arrive in time "
 	    "(%u of %u within --handshake-timeout)", ss->nfds,
-	    (unsigned)ss->p.streams);
+	    (unsigned)params_conns(&ss->p));
 	return session_unfinished(ss, why);
 }
 
@@ -286,7 +313,7 @@ h_dgram(struct session *ss, struct session_arg *a)
 	if (fd == -1)
 		return session_fail(ss, err);
 	ss->fds[a->m->stream] = fd;
-	if (++ss->nfds < ss->p.streams)
+	if (++ss->nfds < params_conns(&ss->p))
 		return ss->state;
 	return session_start(ss);	/* the greeter stays: strays */
 }
@@ -301,7 +328,7 @@ h_data(struct session *ss, struct session_arg *a)
 	int fd;
 
 	if (!session_token_equal(m->token, ss->token) ||
-	    m->stream >= ss->p.streams || ss->fds[m->stream] != -1)
+	    m->stream >= params_conns(&ss->p) || ss->fds[m->stream] != -1)
 		return pc != NULL ? h_data_refused(ss, a) : ss->state;
 	if (pc == NULL)
 		return h_dgram(ss, a);
@@ -317,12 +344,13 @@ h_data(struct session *ss, struct session_arg *a)
 	}
 	pending_take(pc);
 	if (sock_set_nonblock(fd, 0) == -1 ||
-	    sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == -1) {
+	    sock_apply(fd, &ss->p, params_conn_tx(&ss->p, m->stream,
+	    ss->is_tx), err, sizeof(err)) == -1) {
 		close(fd);
 		return session_fail(ss, err);
 	}
 	ss->fds[m->stream] = fd;
-	if (++ss->nfds == ss->p.streams)
+	if (++ss->nfds == params_conns(&ss->p))
 		return session_start(ss);
 	return ss->state;
 }

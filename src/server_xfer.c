@@ -77,7 +77,7 @@ session_start(struct session *ss)
 		return SS_ENDED;
 	memset(&m, 0, sizeof(m));
 	m.type = PROTO_START;
-	role_prov_data(ss->result, ss->fds, ss->p.streams);
+	role_prov_data(ss->result, ss->fds, params_conns(&ss->p));
 	role_started(&s->cfg->role, ss->result);
 	if ((ss->x = xfer_start(s->base, &xc, err, sizeof(err))) == NULL)
 		return session_fail(ss, err);

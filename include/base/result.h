@@ -364,6 +364,15 @@ struct gb_result {
 	int			local_is_sender;	/* which side printed this */
 	struct gb_side		sender;
 	struct gb_side		receiver;
+	/*
+	 * --bidir: the other direction's two ends (params.direction says
+	 * which way sender -> receiver went; these went back).  Each end's
+	 * host figures (CPU, interrupts, packets) are shared by the two
+	 * directions: result_bidir_host() gives the reverse sides the
+	 * forward ones' of the same host.
+	 */
+	struct gb_side		rsender;
+	struct gb_side		rreceiver;
 	unsigned		nfindings;	/* diag.c, from both sides */
 	struct gb_finding	findings[GB_MAX_FINDINGS];
 	unsigned		nintervals;
