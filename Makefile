@@ -135,6 +135,7 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/mtu_hello_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/udp_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/egress_netns.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/bidir_netns.sh
 
 check-capture: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/capture_netns.sh
