@@ -17,6 +17,8 @@
               sent)" then "(bidir, received)"; -q prints just those two.
   udp         -u --bidir -P 2 at a rate loopback carries: each
               direction's datagrams sent equal those received, no loss.
+  psk         a listener with --psk serves it without --allow-reverse;
+              the sealed done and result messages carry both directions.
   refusals    a listener without --allow-reverse: exit 3, says why; one
               whose --max-streams is under 2 x -P: exit 3 naming --bidir;
               -i, --rr, --capture and -P 65 with --bidir: exit 2.
@@ -176,6 +178,25 @@ def case_udp(tmp):
           rev["udp"]["lost"] == 0, "%s %s" % (sent, got))
 
 
+def case_psk(tmp):
+    key = os.path.join(tmp, "k.psk")
+    with open(key, "w") as f:
+        f.write("a bidir test's shared key, 0123456789\n")
+    os.chmod(key, 0o600)
+    lst = gbpeer.Listener(tmp, "--psk", key, probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--bidir", "-T", "0.5", "--psk", key,
+                          "-J")
+    finally:
+        lst.stop()
+    if not check("psk: a keyed listener serves --bidir without "
+                 "--allow-reverse", r.rc == 0, r.why()):
+        return
+    b = four(json.loads(r.out)["result"])
+    check("psk: the sealed results carry both directions", b[0] == b[1]
+          and b[2] == b[3] and min(b) > 0, str(b))
+
+
 def case_refusals(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     small = gbpeer.Listener(tmp, "--allow-reverse", "--max-streams", "3",
@@ -208,6 +229,7 @@ def main():
         case_count(tmp)
         case_text(tmp)
         case_udp(tmp)
+        case_psk(tmp)
         case_refusals(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
