@@ -64,6 +64,13 @@ bidir_reverse_new(const struct gb_result *r)
 	v->local_is_sender = !r->local_is_sender;
 	v->sender = r->rsender;
 	v->receiver = r->rreceiver;
+	/* -i, the client's: the reverse slices, with the listener's. */
+	v->nintervals = r->nrintervals;
+	memcpy(v->intervals, r->rintervals, r->nrintervals *
+	    sizeof(r->rintervals[0]));
+	v->npeer_intervals = r->nrpeer_intervals;
+	memcpy(v->peer_intervals, r->rpeer_intervals, r->nrpeer_intervals *
+	    sizeof(r->rpeer_intervals[0]));
 	diag_run(v);
 	return v;
 }

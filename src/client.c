@@ -501,6 +501,7 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	proto_reader_init(&c.rd);
 	c.r = r;
 	r->nintervals = r->npeer_intervals = 0;
+	r->nrintervals = r->nrpeer_intervals = 0;
 	r->params = *c.p;
 	r->port = o->port;
 	r->local_is_sender = c.is_tx;

@@ -99,9 +99,8 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 
 /*
  * --bidir: -P streams each way, so at most half of GB_MAX_STREAMS; in
- * this version without what pairs one direction's slices or frames with
- * the other's (-i, --capture), and not with --rr, which is both ways
- * already.
+ * this version without --capture (whose filter would see both directions'
+ * frames as one), and not with --rr, which is both ways already.
  */
 static int
 params_bidir_check(const struct gb_params *p, char *err, size_t errlen)
@@ -117,8 +116,6 @@ params_bidir_check(const struct gb_params *p, char *err, size_t errlen)
 	}
 	if (p->rr)
 		no = "--rr (a request/response test goes both ways already)";
-	else if (p->interval_ms != 0)
-		no = "-i in this version";
 	else if (p->capture)
 		no = "--capture in this version";
 	if (no == NULL)

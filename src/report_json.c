@@ -303,15 +303,22 @@ static json_t *
 report_result_bidir_json(const struct gb_result *r)
 {
 	struct gb_result *v;
-	json_t *o;
+	json_t *o, *rev;
 
 	if (!r->params.bidir)
 		return report_result_json(r);
 	if ((v = bidir_reverse_new(r)) == NULL)
 		return NULL;
 	o = report_result_json(r);
-	if (o != NULL && (json_object_set_new(o, "reverse",
-	    report_result_json(v)) == -1 || json_object_set_new(o,
+	rev = report_result_json(v);
+	if (rev != NULL && r->params.interval_ms != 0 &&
+	    json_object_set_new(rev, "intervals", report_intervals_json(v)) ==
+	    -1) {
+		json_decref(rev);
+		rev = NULL;
+	}
+	if (o != NULL && (json_object_set_new(o, "reverse", rev) == -1 ||
+	    json_object_set_new(o,
 	    "irq_by_direction", json_pack("{s:o, s:o}", "sender",
 	    report_irq_split_json(&r->sender), "receiver",
 	    report_irq_split_json(&r->receiver))) == -1)) {

@@ -407,7 +407,7 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 /*
  * --bidir: the second half of the connections, going the other way, as
  * a transfer of its own (its streams, timers and host samples) on the
- * same loop.  It has no -i (refused with --bidir) and no progress line.
+ * same loop.  Its -i slices say reverse; it has no progress line.
  */
 static int
 xfer_start_rev(struct xfer *x, const struct xfer_config *c, char *err,
@@ -421,7 +421,6 @@ xfer_start_rev(struct xfer *x, const struct xfer_config *c, char *err,
 	rc.params = &p;
 	rc.is_tx = !c->is_tx;
 	rc.fds = c->fds + c->params->streams;
-	rc.interval_cb = NULL;
 	rc.progress_cb = NULL;
 	if ((x->rev = xfer_start(x->base, &rc, sub, sizeof(sub))) == NULL) {
 		snprintf(err, errlen, "the reverse direction: %s", sub);

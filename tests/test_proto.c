@@ -461,6 +461,11 @@ test_roundtrip_interval(void **state)
 	    .has_host = 1, .host_busy_pct = 0.25, .host_max_cpu_pct = 99.75 };
 	roundtrip(&in, &out);
 	interval_equal(o, &in.interval);
+	assert_false(o->reverse);
+	/* --bidir: a slice of the half going back says so. */
+	in.interval.reverse = 1;
+	roundtrip(&in, &out);
+	assert_true(o->reverse);
 
 	/* -u, no TCP state, no host figures. */
 	in.interval = (struct gb_interval){ .start_s = 0, .end_s = 0.1,
@@ -618,7 +623,7 @@ test_reader_truncated(void **state)
 	free(buf);
 }
 
-#define IV_HEAD "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,\"bytes\":10," \
+#define IV_HEAD "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1,\"bytes\":10," \
 	"\"datagrams\":null,\"lost\":null,\"jitter_ms\":null,"
 
 struct bad_body {
@@ -778,16 +783,20 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0}}", "omitted is missing" },
 	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":1}}",
 	    "omitted is not a boolean" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1}}",
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0}}",
+	    "reverse is missing" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":"
+	    "\"yes\"}}", "reverse is not a boolean" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1}}",
 	    "bytes is missing" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":2,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":2,\"end\":1,"
 	    "\"bytes\":0}}", "end (1 s) is not after its start (2 s)" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":-1,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":-1,\"end\":1,"
 	    "\"bytes\":0}}", "start is negative" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1,"
 	    "\"bytes\":-5}}", "bytes is negative" },
 	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null}}", "host_cpu is missing" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1,"
 	    "\"bytes\":10,\"datagrams\":3,\"lost\":null,"
 	    "\"jitter_ms\":null,\"tcp\":null,\"host_cpu\":null}}",
 	    "lost is null, unlike datagrams" },

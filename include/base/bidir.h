@@ -23,7 +23,8 @@ void	bidir_host(struct gb_result *);
 /*
  * The reverse direction as a result of its own, for the renderers and
  * the diagnosis: the reverse sides as sender and receiver, the direction
- * and which end printed it turned around; no intervals.  NULL when
+ * and which end printed it turned around, the reverse slices (-i, the
+ * client's) as its intervals.  NULL when
  * memory runs out.  free() it.
  */
 struct gb_result *bidir_reverse_new(const struct gb_result *);

@@ -285,6 +285,7 @@ struct gb_finding {
 
 struct gb_interval {
 	int		omitted;	/* --omit: before the measured start */
+	int		reverse;	/* --bidir: of the half going back */
 	double		start_s;	/* from the start, or the omit's end */
 	double		end_s;
 	uint64_t	bytes;
@@ -383,6 +384,14 @@ struct gb_result {
 	 */
 	unsigned		npeer_intervals;
 	struct gb_interval	peer_intervals[GB_MAX_INTERVALS];
+	/*
+	 * --bidir -i, the client only: the reverse direction's slices,
+	 * this end's and the listener's, by the same index.
+	 */
+	unsigned		nrintervals;
+	struct gb_interval	rintervals[GB_MAX_INTERVALS];
+	unsigned		nrpeer_intervals;
+	struct gb_interval	rpeer_intervals[GB_MAX_INTERVALS];
 	/* --rr, the asking end: every stream's latencies (lathist.h). */
 	int			has_latency;
 	struct lathist		latency;
