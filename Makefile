@@ -134,6 +134,7 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/signals_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/mtu_hello_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/udp_netns.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/rr_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/egress_netns.sh
 
 check-capture: $(BIN)
