@@ -134,6 +134,7 @@ check-netns: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/signals_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/mtu_hello_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/udp_netns.sh
+	GIGEBENCH=$(abspath $(BIN)) bash tests/rr_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/egress_netns.sh
 	GIGEBENCH=$(abspath $(BIN)) bash tests/bidir_netns.sh
 
@@ -246,6 +247,8 @@ asan:
 # - tests/limits.sh: deadlines and descriptor exhaustion; bounds.c and
 #   srccap.c are unit-tested under ASan, and the pending-connection and
 #   refusal paths are check-loopback's and check-auth's.
+# - tests/rr_netns.sh: --rr's latency against sockperf's on a veth, a
+#   measurement; --rr's code is check-rr's under ASan.
 # Together about 70 s saved.
 ASAN_CHECKS = check-unit check-loopback check-udp check-ttcp check-man check-sweep check-rr \
 	  check-bidir \
