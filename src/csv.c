@@ -29,7 +29,7 @@
 static const char *const csv_param_cols[] = {
 	"direction", "buflen", "nbuf", "duration_s", "streams", "sndbuf",
 	"rcvbuf", "mss", "nodelay", "mtu_set", "cc", "protocol", "rate_bps",
-	"rate_pps", "request_size", "response_size", "rr_burst",
+	"rate_pps", "request_size", "response_size", "rr_burst", "bidir",
 };
 
 static const char *const csv_result_cols[] = {
@@ -42,6 +42,9 @@ static const char *const csv_result_cols[] = {
 	"rr_tx_irq_per_trans", "rr_tx_softirq_per_trans",
 	"rr_rx_cpu_us_per_trans", "rr_rx_host_cpu_us_per_trans",
 	"rr_rx_irq_per_trans", "rr_rx_softirq_per_trans",
+	/* --bidir: the reverse direction's delivered figures */
+	"rev_bytes", "rev_seconds", "rev_mbps", "rev_megabytes",
+	"rev_retransmits", "rev_udp_lost",
 };
 
 static const char *const csv_side_cols[] = {
@@ -165,6 +168,32 @@ csv_params(FILE *fp, const struct gb_params *p,
 	csv_uint(fp, p->rr, params_rr_size(p->req_size));
 	csv_uint(fp, p->rr, params_rr_size(p->resp_size));
 	csv_uint(fp, p->rr, params_rr_size(p->rr_burst));
+	csv_uint(fp, 1, p->bidir != 0);
+}
+
+/*
+ * --bidir: the reverse direction as bytes, seconds and rate delivered,
+ * its sender's retransmits and its lost datagrams; empty otherwise.  Each
+ * end's CPU and interface are the tx_ and rx_ columns: one host each.
+ */
+static void
+csv_reverse(FILE *fp, const struct gb_result *r)
+{
+	const struct gb_side *d = r->rreceiver.has || !r->rsender.has ?
+	    &r->rreceiver : &r->rsender;
+	const struct gb_tcp *t = &r->rsender.tcp;
+	int y = r->params.bidir && d->has;
+	uint64_t sent = r->rsender.udp.datagrams;
+	uint64_t got = r->rreceiver.udp.datagrams;
+
+	csv_uint(fp, y, d->bytes);
+	csv_real(fp, y, d->seconds);
+	csv_real(fp, y, d->mbps);
+	csv_real(fp, y, result_megabytes(d->bytes));
+	csv_uint(fp, y && r->rsender.has && t->has && !r->params.udp,
+	    t->retransmits);
+	csv_uint(fp, y && r->params.udp && r->rsender.has &&
+	    r->rreceiver.has, sent > got ? sent - got : 0);
 }
 
 /* -u: the datagrams both ends saw (result_udp); empty for TCP. */
@@ -323,6 +352,7 @@ csv_row(FILE *fp, const struct sweep *s, unsigned point, unsigned repeat,
 		csv_real(fp, d->has, result_megabytes(d->bytes));
 		csv_udp(fp, r);
 		csv_rr(fp, r);
+		csv_reverse(fp, r);
 		csv_side(fp, &r->sender);
 		csv_side(fp, &r->receiver);
 		csv_findings(fp, r);

@@ -33,7 +33,10 @@ enum plot_col {
 	COL_CPU_TX,
 	COL_CPU_RX,
 	COL_IRQ_TX,
-	COL_IRQ_RX
+	COL_IRQ_RX,
+	COL_REV,	/* --bidir only: the reverse direction's rate */
+	COL_REV_LO,
+	COL_REV_HI
 };
 
 /* The lower panel: TX filled, RX open points; irq/pkt dashed. */
@@ -214,6 +217,7 @@ plot_script_init(struct plot_script *c, const struct sweep *s,
 			c->index[tp->point] = (int)i;
 		any |= table_point_rate(tp)->n > 0;
 		c->rr |= tp->rr;
+		c->bidir |= tp->bidir && tp->rev_mbps.n > 0;
 		c->have[0] |= tp->cpu_tx.n > 0;
 		c->have[1] |= tp->cpu_rx.n > 0;
 		c->have[2] |= tp->irq_tx.n > 0;
@@ -280,6 +284,15 @@ plot_script_put(FILE *f, double v, unsigned n)
  * point that is missing or never measured is a row of NaN, which breaks
  * the line instead of bridging the gap.
  */
+/* A rate's mean, CI low and high in the -f unit. */
+static void
+plot_script_rate(FILE *f, const struct plot_script *c, const struct stats *st)
+{
+	plot_script_put(f, units_rate(st->mean * 1e6, c->unit, NULL), st->n);
+	plot_script_put(f, units_rate(st->ci_lo * 1e6, c->unit, NULL), st->n);
+	plot_script_put(f, units_rate(st->ci_hi * 1e6, c->unit, NULL), st->n);
+}
+
 void
 plot_script_data(FILE *f, const struct plot_script *c)
 {
@@ -294,7 +307,8 @@ plot_script_data(FILE *f, const struct plot_script *c)
 		return;
 	}
 	fprintf(f, "# x %s %s_lo %s_hi cpu_tx_pct cpu_rx_pct irq_tx_pkt "
-	    "irq_rx_pkt\n", u, u, u);
+	    "irq_rx_pkt%s\n", u, u, u, c->bidir ? " reverse reverse_lo "
+	    "reverse_hi" : "");
 	for (g = 0; g < c->ngroups; g++) {
 		fprintf(f, "%s# %s\n", g > 0 ? "\n\n" : "",
 		    plot_script_group(c, g, text, sizeof(text)));
@@ -302,20 +316,18 @@ plot_script_data(FILE *f, const struct plot_script *c)
 			i = c->order[x];
 			fprintf(f, "%.10g", plot_script_x(c, i, g));
 			if ((k = c->index[PLOT_POINT(c, i, g)]) == -1) {
-				fputs(" NaN NaN NaN NaN NaN NaN NaN\n", f);
+				fprintf(f, " NaN NaN NaN NaN NaN NaN NaN%s\n",
+				    c->bidir ? " NaN NaN NaN" : "");
 				continue;
 			}
 			tp = &c->points[k];
-			plot_script_put(f, units_rate(tp->mbps.mean * 1e6,
-			    c->unit, NULL), tp->mbps.n);
-			plot_script_put(f, units_rate(tp->mbps.ci_lo * 1e6,
-			    c->unit, NULL), tp->mbps.n);
-			plot_script_put(f, units_rate(tp->mbps.ci_hi * 1e6,
-			    c->unit, NULL), tp->mbps.n);
+			plot_script_rate(f, c, &tp->mbps);
 			plot_script_put(f, tp->cpu_tx.mean, tp->cpu_tx.n);
 			plot_script_put(f, tp->cpu_rx.mean, tp->cpu_rx.n);
 			plot_script_put(f, tp->irq_tx.mean, tp->irq_tx.n);
 			plot_script_put(f, tp->irq_rx.mean, tp->irq_rx.n);
+			if (c->bidir)
+				plot_script_rate(f, c, &tp->rev_mbps);
 			fputc('\n', f);
 		}
 	}
@@ -487,7 +499,9 @@ plot_script_upper(FILE *f, const struct plot_script *c, const char *data)
 			fprintf(f, "%s%s", a > 1 ? ", " : "",
 			    sweep_param_name(c->sweep->axes[a].param));
 		fputs("\"\n", f);
-	} else
+	} else if (c->bidir)
+		fputs("set key top right\n", f);
+	else
 		fputs("unset key\n", f);
 	fputs("plot \\\n", f);
 	for (g = 0; g < c->ngroups; g++) {
@@ -497,11 +511,21 @@ plot_script_upper(FILE *f, const struct plot_script *c, const char *data)
 		    c->xscale == PLOT_CATEGORY ? "yerrorbars" : "yerrorlines",
 		    plot_colors[g % PLOT_NCOLORS],
 		    plot_shapes[g / PLOT_NCOLORS % PLOT_NSHAPES]);
-		plot_script_string(f, plot_script_group(c, g, text,
-		    sizeof(text)));
+		plot_script_string(f, c->bidir && c->ngroups == 1 ? "forward" :
+		    plot_script_group(c, g, text, sizeof(text)));
 		fprintf(f, " noenhanced%s\n",
-		    g + 1 < c->ngroups ? ", \\" : "");
+		    g + 1 < c->ngroups || c->bidir ? ", \\" : "");
 	}
+	/* --bidir: the reverse direction, dashed, in the same colours. */
+	for (g = 0; c->bidir && g < c->ngroups; g++)
+		fprintf(f, "  '%s' index %u using %d:%d:%d:%d with %s "
+		    "lc rgb \"%s\" lw 2 dt 2 pt %d ps 0.9 %s%s\n",
+		    data, g, COL_X, COL_REV, COL_REV_LO, COL_REV_HI,
+		    c->xscale == PLOT_CATEGORY ? "yerrorbars" : "yerrorlines",
+		    plot_colors[g % PLOT_NCOLORS],
+		    plot_shapes[g / PLOT_NCOLORS % PLOT_NSHAPES], g == 0 ?
+		    "title \"reverse (dashed)\"" : "notitle",
+		    g + 1 < c->ngroups ? ", \\" : "");
 }
 
 /*

@@ -59,6 +59,7 @@ table_acc_init(struct table_acc *a)
 	stats_init(&a->p99_us);
 	stats_init(&a->irq_trans_tx);
 	stats_init(&a->irq_trans_rx);
+	stats_init(&a->rev_mbps);
 }
 
 /* --rr: the transactions and their latencies (result_rr, lathist.h). */
@@ -83,6 +84,21 @@ table_acc_rr(struct table_acc *a, const struct gb_result *r)
 		stats_add(&a->irq_trans_rx, f.answer.irq);
 }
 
+/* --bidir: the reverse direction's rate and retransmits. */
+static void
+table_acc_bidir(struct table_acc *a, const struct gb_result *r)
+{
+	const struct gb_side *tx = &r->rsender, *rx = &r->rreceiver;
+
+	a->bidir = 1;
+	if (rx->has)
+		stats_add(&a->rev_mbps, rx->mbps);
+	else if (tx->has)
+		stats_add(&a->rev_mbps, tx->mbps);
+	if (tx->has && tx->tcp.has)
+		a->retransmits += tx->tcp.retransmits;
+}
+
 void
 table_acc_add(struct table_acc *a, const struct gb_result *r)
 {
@@ -104,6 +120,8 @@ table_acc_add(struct table_acc *a, const struct gb_result *r)
 		stats_add(&a->irq_rx, rx->iface.irq_per_packet);
 	if (tx->has && tx->tcp.has)
 		a->retransmits += tx->tcp.retransmits;
+	if (r->params.bidir)
+		table_acc_bidir(a, r);
 	if (r->params.rr)
 		table_acc_rr(a, r);
 	if (r->params.udp) {
@@ -145,6 +163,8 @@ table_point_finish(const struct table_acc *a, unsigned point, double level,
 	stats_summary(&a->p99_us, level, &p->p99_us);
 	stats_summary(&a->irq_trans_tx, level, &p->irq_trans_tx);
 	stats_summary(&a->irq_trans_rx, level, &p->irq_trans_rx);
+	p->bidir = a->bidir;
+	stats_summary(&a->rev_mbps, level, &p->rev_mbps);
 	p->retransmits = a->retransmits;
 	p->nwarnings = a->nwarnings;
 	p->ci_met = -1;		/* the caller knows what was asked */
@@ -196,8 +216,13 @@ table_header(FILE *fp, const struct sweep *s, const int *width,
 	units_rate(0, unit, &label);
 	snprintf(rate, sizeof(rate), "%s (%g%% CI)", label,
 	    first->mbps.level * 100);
-	fprintf(fp, "%-25s%3s%5s%12s%11s", rate, "%TX", "%RX",
-	    "irq/pkt-TX", "irq/pkt-RX");
+	fprintf(fp, "%-25s", rate);
+	if (first->bidir) {
+		snprintf(rate, sizeof(rate), "reverse %s", label);
+		fprintf(fp, "%-25s", rate);
+	}
+	fprintf(fp, "%3s%5s%12s%11s", "%TX", "%RX", "irq/pkt-TX",
+	    "irq/pkt-RX");
 	if (first->rx_pps.n > 0)
 		fprintf(fp, "%11s%8s", "kpps-RX", "loss%");
 	else
@@ -247,6 +272,22 @@ table_row_rr(FILE *fp, const struct table_point *p)
 	    table_real(irx, sizeof(irx), &p->irq_trans_rx, "%.3f"));
 }
 
+/* A rate's "mean +- half" in the -f unit, "mean +- n/a", or "n/a". */
+static const char *
+table_rate(char *buf, size_t len, const struct stats *st, char unit)
+{
+	if (st->n == 0)
+		snprintf(buf, len, "n/a");
+	else if (st->n < 2)
+		snprintf(buf, len, "%.2f +- n/a",
+		    units_rate(st->mean * 1e6, unit, NULL));
+	else
+		snprintf(buf, len, "%.2f +- %.2f",
+		    units_rate(st->mean * 1e6, unit, NULL),
+		    units_rate(st->ci_half * 1e6, unit, NULL));
+	return buf;
+}
+
 static void
 table_row(FILE *fp, const struct sweep *s, const int *width,
     const struct table_point *p, char unit, int rr, int fail)
@@ -267,16 +308,11 @@ table_row(FILE *fp, const struct sweep *s, const int *width,
 		fputc('\n', fp);
 		return;
 	}
-	if (p->mbps.n == 0)
-		snprintf(rate, sizeof(rate), "n/a");
-	else if (p->mbps.n < 2)
-		snprintf(rate, sizeof(rate), "%.2f +- n/a",
-		    units_rate(p->mbps.mean * 1e6, unit, NULL));
-	else
-		snprintf(rate, sizeof(rate), "%.2f +- %.2f",
-		    units_rate(p->mbps.mean * 1e6, unit, NULL),
-		    units_rate(p->mbps.ci_half * 1e6, unit, NULL));
-	fprintf(fp, "%-25s%3s%5s%12s%11s", rate,
+	fprintf(fp, "%-25s", table_rate(rate, sizeof(rate), &p->mbps, unit));
+	if (p->bidir)
+		fprintf(fp, "%-25s", table_rate(rate, sizeof(rate),
+		    &p->rev_mbps, unit));
+	fprintf(fp, "%3s%5s%12s%11s",
 	    table_real(tx, sizeof(tx), &p->cpu_tx, "%.0f"),
 	    table_real(rx, sizeof(rx), &p->cpu_rx, "%.0f"),
 	    table_real(itx, sizeof(itx), &p->irq_tx, "%.3f"),
@@ -423,10 +459,12 @@ static json_t *
 table_point_json(const struct sweep *s, const struct table_point *p)
 {
 	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-	    " s:I, s:I, s:o, s:o}",
+	    " s:o, s:I, s:I, s:o, s:o}",
 	    "values", table_values_json(s, p->point),
 	    "runs", (json_int_t)p->nruns, "failed", (json_int_t)p->nfailed,
 	    "mbps", table_stats_json(&p->mbps),
+	    "mbps_reverse", p->bidir ? table_stats_json(&p->rev_mbps) :
+	    json_null(),
 	    "cpu_tx", table_stats_json(&p->cpu_tx),
 	    "cpu_rx", table_stats_json(&p->cpu_rx),
 	    "irq_tx", table_stats_json(&p->irq_tx),

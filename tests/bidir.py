@@ -17,6 +17,9 @@
               sent)" then "(bidir, received)"; -q prints just those two.
   udp         -u --bidir -P 2 at a rate loopback carries: each
               direction's datagrams sent equal those received, no loss.
+  sweep       --sweep streams=1,2 --repeat 2 --csv: the table has the
+              reverse direction's rate, each CSV row bidir 1 with its
+              rev_ figures.
   psk         a listener with --psk serves it without --allow-reverse;
               the sealed done and result messages carry both directions.
   refusals    a listener without --allow-reverse: exit 3, says why; one
@@ -34,6 +37,7 @@ About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 "N passed, M failed"; exits 1 when a check failed.
 """
 
+import csv
 import json
 import os
 import shutil
@@ -227,6 +231,31 @@ def case_intervals(tmp):
               " TX " in l and " retrans " in l) == 2, "\n".join(lines))
 
 
+def case_sweep(tmp):
+    csvp = os.path.join(tmp, "b.csv")
+    lst = gbpeer.Listener(tmp, "--allow-reverse", probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--bidir", "-T", "0.3", "--sweep",
+                          "streams=1,2", "--repeat", "2", "--csv", csvp)
+    finally:
+        lst.stop()
+    if not check("sweep: a --bidir sweep runs", r.rc == 0, r.why()):
+        return
+    head = r.out.splitlines()[0]
+    rows = [l.split() for l in r.out.splitlines()[1:] if l.strip()]
+    check("sweep: the table has the reverse direction's rate",
+          "reverse Mbps" in head and len(rows) == 2 and
+          all(float(x[4]) > 0 for x in rows), r.out)
+    with open(csvp, newline="") as f:
+        recs = list(csv.DictReader(f))
+    check("sweep: each CSV row has both directions",
+          len(recs) == 4 and all(x["bidir"] == "1" and
+                                 float(x["rev_mbps"]) > 0 and
+                                 int(x["rev_bytes"]) > 0 and
+                                 float(x["mbps"]) > 0 for x in recs),
+          str([(x.get("bidir"), x.get("rev_mbps")) for x in recs]))
+
+
 def case_psk(tmp):
     key = os.path.join(tmp, "k.psk")
     with open(key, "w") as f:
@@ -279,6 +308,7 @@ def main():
         case_text(tmp)
         case_udp(tmp)
         case_intervals(tmp)
+        case_sweep(tmp)
         case_psk(tmp)
         case_refusals(tmp)
     finally:

@@ -33,7 +33,7 @@
 #define PARAM_COLS							\
 	"direction,buflen,nbuf,duration_s,streams,sndbuf,rcvbuf,mss,"	\
 	"nodelay,mtu_set,cc,protocol,rate_bps,rate_pps,request_size,"	\
-	"response_size,rr_burst,bytes,seconds,"				\
+	"response_size,rr_burst,bidir,bytes,seconds,"			\
 	"mbps,megabytes,udp_sent,udp_received,udp_lost,udp_lost_pct,"	\
 	"udp_jitter_ms,udp_tx_pps,udp_rx_pps,rr_transactions,"		\
 	"rr_trans_per_s,latency_min_us,latency_mean_us,latency_p50_us,"	\
@@ -41,7 +41,9 @@
 	"rr_tx_cpu_us_per_trans,rr_tx_host_cpu_us_per_trans,"		\
 	"rr_tx_irq_per_trans,rr_tx_softirq_per_trans,"			\
 	"rr_rx_cpu_us_per_trans,rr_rx_host_cpu_us_per_trans,"		\
-	"rr_rx_irq_per_trans,rr_rx_softirq_per_trans,"
+	"rr_rx_irq_per_trans,rr_rx_softirq_per_trans,"			\
+	"rev_bytes,rev_seconds,rev_mbps,rev_megabytes,rev_retransmits,"	\
+	"rev_udp_lost,"
 
 static const char header_mtu[] = "point,repeat,mtu," PARAM_COLS
     SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error,time_utc,peer,title\r\n";
@@ -231,8 +233,8 @@ static void
 test_row_full(void **state)
 {
 	static const char want[] = "1,2,9000,"
-	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,tcp,,,,,,"
-	    "1175000000,10,940,1120.56732,,,,,,,,,,,,,,,,,,,,,,,,,"
+	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,tcp,,,,,,0,"
+	    "1175000000,10,940,1120.56732,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    /* 7 udp_ and 17 rr columns: empty */
 	    "1175000000,10,940.1,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "40500,811000,0.05,0.25,1000,2000,,16384,262144,524288,3,210,10,"
@@ -370,9 +372,9 @@ test_row_failed(void **state)
 	got = render(&s, 0, 0, 4, &p, &set, NULL, msg);
 	/* The quotes doubled, the whole field quoted, CR LF kept. */
 	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
-	    "1,0,0,0,0,1500,,tcp,,,,,%.*s\"connect to 10.0.0.2 port 5001: "
+	    "1,0,0,0,0,1500,,tcp,,,,,,0%.*s\"connect to 10.0.0.2 port 5001: "
 	    "refused, \"\"peer\"\" said\r\nno\",2026-12-02T08:00:00.000250Z,"
-	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 17 + 2 * 36 + 1 + 1,
+	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 17 + 6 + 2 * 36 + 1 + 1,
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
@@ -389,7 +391,7 @@ test_row_failed(void **state)
 	assert_string_equal(field(&hdr, &row, "peer"), "h.example");
 	assert_string_equal(field(&hdr, &row, "title"), "run, \"b\"");
 	/* Past the parameters, to the error and the run's identity. */
-	for (i = 20; i < row.n - 4; i++)
+	for (i = 21; i < row.n - 4; i++)
 		assert_string_equal(row.f[i], "");
 	record_free(&hdr);
 	record_free(&row);
@@ -526,6 +528,69 @@ test_row_rr(void **state)
 	free(r);
 }
 
+/* --bidir: the reverse direction's columns; empty without it. */
+static void
+test_row_bidir(void **state)
+{
+	static const struct { const char *col, *want; } cells[] = {
+		{ "bidir", "1" }, { "mbps", "800" }, { "rev_bytes", "300000" },
+		{ "rev_seconds", "3" }, { "rev_mbps", "0.8" },
+		{ "rev_retransmits", "7" }, { "rev_udp_lost", "" },
+		{ "tx_bytes", "300000000" },
+	};
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct gb_result	*r;
+	struct record		 hdr, row;
+	const char		*cur;
+	char			 err[256], *h, *got;
+	size_t			 i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "streams=1,2", err, sizeof(err)), 0);
+	fill_params(&p);
+	p.bidir = 1;
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	r->params = p;
+	r->sender.has = r->receiver.has = 1;
+	r->sender.bytes = r->receiver.bytes = 300000000;
+	r->sender.seconds = r->receiver.seconds = 3;
+	r->receiver.mbps = 800;
+	r->rsender.has = r->rreceiver.has = 1;
+	r->rsender.bytes = r->rreceiver.bytes = 300000;
+	r->rsender.seconds = r->rreceiver.seconds = 3;
+	r->rreceiver.mbps = 0.8;
+	r->rsender.tcp.has = 1;
+	r->rsender.tcp.retransmits = 7;
+	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	got = render(&s, 0, 1, 0, &p, NULL, r, NULL);
+	cur = h;
+	record_read(&cur, &hdr);
+	cur = got;
+	record_read(&cur, &row);
+	assert_int_equal(row.n, hdr.n);
+	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
+		if (strcmp(field(&hdr, &row, cells[i].col), cells[i].want) != 0)
+			fail_msg("%s is \"%s\", want \"%s\"", cells[i].col,
+			    field(&hdr, &row, cells[i].col), cells[i].want);
+	free(got);
+	/* Not bidir: every rev_ column empty, bidir 0. */
+	r->params.bidir = p.bidir = 0;
+	got = render(&s, 0, 1, 0, &p, NULL, r, NULL);
+	record_free(&row);
+	cur = got;
+	record_read(&cur, &row);
+	assert_string_equal(field(&hdr, &row, "bidir"), "0");
+	assert_string_equal(field(&hdr, &row, "rev_mbps"), "");
+	assert_string_equal(field(&hdr, &row, "rev_bytes"), "");
+	record_free(&hdr);
+	record_free(&row);
+	free(h);
+	free(got);
+	free(r);
+}
+
 int
 main(void)
 {
@@ -536,6 +601,7 @@ main(void)
 		cmocka_unit_test(test_row_failed),
 		cmocka_unit_test(test_no_axes),
 		cmocka_unit_test(test_row_rr),
+		cmocka_unit_test(test_row_bidir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -330,6 +330,47 @@ test_script_mtu(void **state)
 	free(s);
 }
 
+/* --bidir: the reverse rate in three more columns, dashed, keyed. */
+static void
+test_script_bidir(void **state)
+{
+	struct sweep		*s = sweep_new();
+	struct table_point	 tp[3];
+	unsigned		 i;
+	char			*t;
+
+	(void)state;
+	mtu_fake(s, tp);
+	for (i = 0; i < 3; i++) {
+		tp[i].bidir = 1;
+		stats_fake(&tp[i].rev_mbps, 1000 + 100 * i, 10);
+	}
+	t = script_text(s, tp, 3, 'm', PLOT_SVG, "out.svg", 1);
+	assert_has(t, "irq_rx_pkt reverse reverse_lo reverse_hi\n");
+	assert_has(t, "\n1500 4210 4050 4370 34.5 47.9 NaN NaN 1000 990 "
+	    "1010\n");
+	assert_has(t, "\n9000 9410 9350 9470 22.1 30.4 NaN NaN 1200 1190 "
+	    "1210\n");
+	free(t);
+	t = script_text(s, tp, 3, 'm', PLOT_SVG, "out.svg", 0);
+	assert_has(t, "using 1:2:3:4 with yerrorlines");
+	assert_has(t, "title \"forward\"");
+	assert_has(t, "using 1:9:10:11 with yerrorlines lc rgb \"#1f77b4\" "
+	    "lw 2 dt 2");
+	assert_has(t, "title \"reverse (dashed)\"");
+	assert_has(t, "set key top right\n");
+	free(t);
+	/* Not bidir: no reverse column, no key. */
+	for (i = 0; i < 3; i++)
+		tp[i].bidir = 0;
+	t = script_text(s, tp, 3, 'm', PLOT_SVG, "out.svg", 0);
+	assert_lacks(t, "using 1:9:10:11");
+	assert_lacks(t, "(dashed)");
+	assert_has(t, "unset key\n");
+	free(t);
+	free(s);
+}
+
 static void
 test_script_window_log(void **state)
 {
@@ -989,6 +1030,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_script_mtu),
+		cmocka_unit_test(test_script_bidir),
 		cmocka_unit_test(test_script_window_log),
 		cmocka_unit_test(test_script_geometric_or_not),
 		cmocka_unit_test(test_script_sorted),

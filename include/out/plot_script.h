@@ -49,6 +49,7 @@ struct plot_script {
 	int				 have_y2;
 	double				 level;
 	int				 rr;	/* --rr points: plot_rr.c */
+	int				 bidir;	/* --bidir: the reverse rate too */
 	int				*index;
 };
 

@@ -26,6 +26,9 @@ struct table_acc {
 	int			rr;
 	struct stats_acc	trans_s, p50_us, p99_us;
 	struct stats_acc	irq_trans_tx, irq_trans_rx;
+	/* --bidir runs: the reverse direction's delivered rate. */
+	int			bidir;
+	struct stats_acc	rev_mbps;
 	uint64_t		retransmits;
 	unsigned		nwarnings;
 };
@@ -41,7 +44,9 @@ struct table_point {
 	int		rr;		/* some run was an --rr test */
 	struct stats	trans_s, p50_us, p99_us;	/* --rr */
 	struct stats	irq_trans_tx, irq_trans_rx;	/* --rr */
-	uint64_t	retransmits;	/* summed over the runs */
+	int		bidir;		/* some run was a --bidir test */
+	struct stats	rev_mbps;	/* --bidir: the reverse direction */
+	uint64_t	retransmits;	/* summed over the runs, both ways */
 	unsigned	nwarnings;	/* summed over both ends and runs */
 	int		ci_met;		/* --confidence: -1 not asked, 0, 1 */
 	double		ci_width_pct;	/* --confidence: the width asked */
@@ -60,15 +65,17 @@ void	table_point_finish(const struct table_acc *, unsigned point,
 const struct stats *table_point_rate(const struct table_point *);
 /*
  * One row per point: the swept values, Mbps mean +- CI half width (in the
- * -f unit), %TX, %RX, irq/pkt each end, retransmits (-u: kpps received
- * and loss %), warnings; for --rr points, trans/s +- CI, P50 and P99
+ * -f unit; --bidir: the reverse direction's too), %TX, %RX, irq/pkt each
+ * end, retransmits (-u: kpps received and loss %), warnings; for --rr
+ * points, trans/s +- CI, P50 and P99
  * in us, %TX, %RX, irq/trans each end, warnings; and a line
  * per point whose --confidence width was not reached.
  */
 void	table_text(FILE *, const struct sweep *, const struct table_point *,
 	    unsigned npoints, char unit);
 /* [{values: {param: value}, runs, failed, mbps: {n, mean, sd, min, max,
- *   ci_lo, ci_hi, level}, cpu_tx, cpu_rx, irq_tx, irq_rx, rx_pps,
+ *   ci_lo, ci_hi, level}, mbps_reverse: null or the same (--bidir),
+ *   cpu_tx, cpu_rx, irq_tx, irq_rx, rx_pps,
  *   lost_pct, retransmits, warnings, confidence_met, rr: null or
  *   {trans_per_s, p50_us, p99_us, irq_per_trans_tx, irq_per_trans_rx}}]
  */
