@@ -256,6 +256,9 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 	if (x->p.udp && !x->is_tx)
 		ms = ms > GB_MAX_DURATION_MS - XFER_DG_DRAIN_MS ?
 		    GB_MAX_DURATION_MS : ms + XFER_DG_DRAIN_MS;
+	/* -u --rr: and the asker's wait for its last answers. */
+	if (x->p.udp && x->p.rr && !x->is_tx)
+		ms += params_rr_timeout_ms(x->p.rr_timeout_ms);
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
 	if (x->is_tx || x->p.udp)
@@ -350,6 +353,7 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		s->io.rr.req = x->p.req_size;	/* --rr (stream_rr.c) */
 		s->io.rr.resp = x->p.resp_size;
 		s->io.rr.burst = x->p.rr_burst;
+		s->io.rr.timeout_ms = params_rr_timeout_ms(x->p.rr_timeout_ms);
 		if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,
 		    path, x->p.buflen, (int)x->silent_ms, err, errlen) == -1)
 			return -1;
