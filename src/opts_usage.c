@@ -126,7 +126,7 @@ static const char opts_usage_text[] =
 "      --rr-burst n        --rr: transactions in flight a stream, 1-1024\n"
 "                          (default: 1)\n"
 "      --rr-timeout ms     -u --rr: a request unanswered this long is lost,\n"
-"                          1-60000 (default: 100)\n"
+"                          1-10000 (default: 100)\n"
 "      --sendfile          send with sendfile() from a memfd\n"
 "      --silent-timeout seconds  a peer silent this long fails the test,\n"
 "                          0.5-3600 (default: 10)\n"

@@ -283,7 +283,9 @@ rr_dg_answer(struct stream_io *io)
 			io->what = "reading a request";
 			return -1;
 		}
-		if ((idle_ms += RR_DG_SLICE_MS) >= io->silent_ms) {
+		/* An asker whose requests were all lost waits a timeout. */
+		if ((idle_ms += RR_DG_SLICE_MS) >= io->silent_ms +
+		    (int)rr->timeout_ms) {
 			io->what = "awaiting a request";
 			return -1;	/* errno EAGAIN: "peer silent" */
 		}

@@ -265,7 +265,9 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 		evtimer_add(x->stop_ev, &tv);
 	/* Nothing legitimate runs this long; bounds a stuck peer. */
 	if (x->deadline_ms == 0)
-		x->deadline_ms = (uint64_t)ms + 3 * (uint64_t)x->silent_ms;
+		x->deadline_ms = (uint64_t)ms + 3 * (uint64_t)x->silent_ms +
+		    (x->p.udp && x->p.rr ? 2 * (uint64_t)params_rr_timeout_ms(
+		    x->p.rr_timeout_ms) : 0);	/* -u --rr's last wait */
 	tv.tv_sec = (time_t)(x->deadline_ms / 1000);
 	tv.tv_usec = (suseconds_t)(x->deadline_ms % 1000) * 1000;
 	evtimer_add(x->deadline_ev, &tv);

@@ -164,10 +164,10 @@ values()
 		    "trailing 32.0" "negative -1" "zero 0" "over-maximum 1025" \
 		    "overflowing 4294967297" "overflowing 99999999999999999999"
 		;;
-	uint_rrto)	# --rr-timeout: 1 to 60000 ms
+	uint_rrto)	# --rr-timeout: 1 to 10000 ms
 		printf '%s\n' "empty " "non-numeric soon" "trailing 100ms" \
 		    "trailing 100.0" "negative -1" "zero 0" \
-		    "over-maximum 60001" "overflowing 4294967297" \
+		    "over-maximum 10001" "overflowing 4294967297" \
 		    "overflowing 99999999999999999999"
 		;;
 	tos)		# --tos: 0-255 or 0x00-0xff; zero is a valid TOS
