@@ -108,6 +108,7 @@ fuzz_fill_side(struct gb_side *s)
 	s->rr.lost = 7;
 	s->rr.late = 1;
 	s->rr.stray = 2;
+	s->rr.unsent = 1;
 	s->sndbuf.requested = 65536;
 	s->sndbuf.actual = 131072;
 	s->rcvbuf.requested = 65536;

@@ -129,7 +129,7 @@ report_latency_json(const struct gb_result *r)
 /*
  * -u: the asker's timeout (the test's, whichever end reported), its
  * requests, lost and late; the answerer's answers sent and both ends'
- * strays.  Null in each where that end did not report; all null over
+ * strays and datagrams the kernel would not send.  Null in each where that end did not report; all null over
  * TCP.
  */
 static int
@@ -153,7 +153,11 @@ report_rr_udp_json(json_t *o, const struct gb_result *r)
 	    json_object_set_new(o, "answers_sent", member_uint_or_null(hb,
 	    b->transactions)) == -1 ||
 	    json_object_set_new(o, "stray_rx", member_uint_or_null(hb,
-	    b->stray)) == -1 ? -1 : 0;
+	    b->stray)) == -1 ||
+	    json_object_set_new(o, "unsent_tx", member_uint_or_null(ha,
+	    a->unsent)) == -1 ||
+	    json_object_set_new(o, "unsent_rx", member_uint_or_null(hb,
+	    b->unsent)) == -1 ? -1 : 0;
 }
 
 static json_t *

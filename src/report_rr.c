@@ -38,13 +38,14 @@ report_rr_udp_line(FILE *fp, const struct gb_side *s, const char *pre)
 	if (t->timeout_ms != 0)
 		fprintf(fp, "%s rr udp %" PRIu64 " requests: %" PRIu64
 		    " answered, %" PRIu64 " lost (no answer within %" PRIu32
-		    " ms), %" PRIu64 " late, %" PRIu64 " stray\n", pre,
-		    t->requests, t->transactions, t->lost, t->timeout_ms,
-		    t->late, t->stray);
+		    " ms), %" PRIu64 " late, %" PRIu64 " stray, %" PRIu64
+		    " unsent\n", pre, t->requests, t->transactions, t->lost,
+		    t->timeout_ms, t->late, t->stray, t->unsent);
 	else
 		fprintf(fp, "%s rr udp %" PRIu64 " requests taken, %" PRIu64
-		    " answered, %" PRIu64 " stray (not answered)\n", pre,
-		    t->requests, t->transactions, t->stray);
+		    " answered, %" PRIu64 " unsent, %" PRIu64 " stray (not "
+		    "answered)\n", pre, t->requests, t->transactions,
+		    t->unsent, t->stray);
 }
 
 /* This end's transactions and what one cost it. */

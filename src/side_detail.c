@@ -134,12 +134,13 @@ rr(const struct gb_rr *t)
 		return json_null();
 	return json_pack("{s:I, s:o}", "transactions",
 	    member_jint(t->transactions), "udp", !t->has_udp ? json_null() :
-	    json_pack("{s:o, s:I, s:o, s:o, s:I}",
+	    json_pack("{s:o, s:I, s:o, s:o, s:I, s:I}",
 	    "timeout_ms", member_uint_or_null(ask, t->timeout_ms),
 	    "requests", member_jint(t->requests),
 	    "lost", member_uint_or_null(ask, t->lost),
 	    "late", member_uint_or_null(ask, t->late),
-	    "stray", member_jint(t->stray)));
+	    "stray", member_jint(t->stray),
+	    "unsent", member_jint(t->unsent)));
 }
 
 /* -u: the kernel's counts on this end's host, or null. */

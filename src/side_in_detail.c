@@ -271,7 +271,8 @@ rr_udp(struct side_in *in, const json_t *u, struct gb_rr *t)
 	    UINT64_MAX, want, &t->lost) == -1 || side_member_uint(in, u,
 	    "late", UINT64_MAX, want, &t->late) == -1 ||
 	    side_member_uint(in, u, "stray", UINT64_MAX, SIDE_WANT_VALUE,
-	    &t->stray) == -1)
+	    &t->stray) == -1 || side_member_uint(in, u, "unsent",
+	    UINT64_MAX, SIDE_WANT_VALUE, &t->unsent) == -1)
 		return -1;
 	if (ask && (t->timeout_ms == 0 ||
 	    t->timeout_ms > GB_MAX_RR_TIMEOUT_MS))

@@ -72,6 +72,8 @@ xfer_rr_figures(const struct xfer *x, struct gb_side *side,
 		rr = &x->s[i].io.rr;
 		side->rr.transactions += atomic_load(&rr->trans);
 		side->rr.stray += x->s[i].io.dg.stray;
+		side->rr.unsent += x->s[i].io.dg.enobufs +
+		    x->s[i].io.dg.refused;
 		side->rr.requests += rr->slots != NULL ? rr->slots->requests :
 		    rr->taken;
 		if (rr->slots != NULL) {

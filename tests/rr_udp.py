@@ -5,13 +5,14 @@ loopback; rr.py runs these cases after its TCP ones (check-rr).
                  plus its lost (0 here); the listener's answers sent are
                  the client's answered; one latency an answer; the JSON
                  keys by a parser (timeout_ms, requests, lost, late,
-                 answers_sent, stray_tx, stray_rx; null over TCP); each
+                 answers_sent, stray_tx, stray_rx, unsent_tx, unsent_rx;
+                 null over TCP); each
                  end's bytes are its requests and answers.
   udp text       the parameters line with the timeout; each end's "rr udp"
                  line; the summary line's lost/req, late and msTimeout.
   udp loss       through a proxy (lib/udpproxy.py) that drops requests 100,
                  300 and 500 and answers 200, 400 and 600, holds answer 700
-                 past the timeout and adds a stray of the stream's own
+                 1.5 s, past the 1 s timeout, and adds a stray of the stream's own
                  source after request 50 and 51 (another test's token; a
                  short one): lost is exactly 7, late exactly 1, requests =
                  answered + lost, the listener's answers sent = answered +
@@ -34,15 +35,18 @@ import udpproxy
 from gbpeer import check
 
 KEYS = ("timeout_ms", "requests", "lost", "late", "answers_sent",
-        "stray_tx", "stray_rx")
+        "stray_tx", "stray_rx", "unsent_tx", "unsent_rx")
 
 
 def case_udp_counts(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     try:
+        # A timeout no scheduling stall on a shared machine reaches, so
+        # that nothing is lost on loopback and the counts are exact.
         r = gbpeer.client(lst.port, "-u", "--rr", "-T", "1", "-P", "2",
                           "--rr-burst", "4", "--request-size", "100",
-                          "--response-size", "64", "-J")
+                          "--response-size", "64", "--rr-timeout", "5000",
+                          "-J")
         t = gbpeer.client(lst.port, "--rr", "-T", "0.3", "-J")
     finally:
         lst.stop()
@@ -58,10 +62,11 @@ def case_udp_counts(tmp):
           rr["lost"] == 0 and rr["late"] == 0 and rr["answers_sent"] == n
           and snd["transactions"] == n and rcv["transactions"] == n,
           str({k: rr.get(k) for k in KEYS + ("transactions",)}))
-    check("udp counts: the JSON keys, the timeout 100 ms by default",
-          all(k in rr for k in KEYS) and rr["timeout_ms"] == 100 and
+    check("udp counts: the JSON keys, the timeout",
+          all(k in rr for k in KEYS) and rr["timeout_ms"] == 5000 and
           rr["stray_tx"] == 0 and rr["stray_rx"] == 0 and
-          snd["udp"]["timeout_ms"] == 100 and
+          rr["unsent_tx"] == 0 and rr["unsent_rx"] == 0 and
+          snd["udp"]["timeout_ms"] == 5000 and
           rcv["udp"]["timeout_ms"] is None and rcv["udp"]["lost"] is None,
           str((rr.get("timeout_ms"), snd, rcv)))
     check("udp counts: one latency an answer",
@@ -96,10 +101,12 @@ def case_udp_text(tmp):
     check("udp text: the client's rr udp line",
           any(re.match(r"^gigebench-t: rr udp \d+ requests: \d+ answered, "
                        r"\d+ lost \(no answer within 250 ms\), \d+ late, "
-                       r"\d+ stray$", l) for l in out), "\n".join(out))
+                       r"\d+ stray, \d+ unsent$", l) for l in out),
+          "\n".join(out))
     check("udp text: the listener's rr udp line",
           any(re.match(r"^gigebench-r: rr udp \d+ requests taken, \d+ "
-                       r"answered, \d+ stray \(not answered\)$", l)
+                       r"answered, \d+ unsent, \d+ stray \(not answered\)$",
+                       l)
               for l in out), "\n".join(out))
     check("udp text: no stream udp line (gaps mean nothing here)",
           not any(re.match(r"^gigebench-[tr]: udp ", l) for l in out),
@@ -122,12 +129,14 @@ def stray_of(d, n):
 
 def case_udp_loss(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
+    # Eight in flight: the six losses hold six slots for the timeout, two
+    # go on; answer 700 comes 1.5 s late, well before the test's end.
     px = udpproxy.Proxy(lst.port, drop_req={100, 300, 500},
-                        drop_ans={200, 400, 600}, delay_ans={700: 0.8},
+                        drop_ans={200, 400, 600}, delay_ans={700: 1.5},
                         inject=stray_of)
     try:
-        r = gbpeer.client(px.port, "-u", "--rr", "-T", "2.5",
-                          "--rr-burst", "4", "--rr-timeout", "500", "-J")
+        r = gbpeer.client(px.port, "-u", "--rr", "-T", "3",
+                          "--rr-burst", "8", "--rr-timeout", "1000", "-J")
     finally:
         px.stop()
         lst.stop()
@@ -154,8 +163,8 @@ def case_udp_loss(tmp):
     check("udp loss: the strays of the stream's source counted, none "
           "answered", rr["stray_rx"] == 2 and rr["stray_tx"] == 0, str(got))
     lat = rr["latency"]
-    check("udp loss: latencies only of the answered (count, max < 500 ms)",
-          lat["count"] == n and lat["max_us"] < 500000,
+    check("udp loss: latencies only of the answered (count, max < 1 s)",
+          lat["count"] == n and lat["max_us"] < 1000000,
           "%s %s" % (lat.get("count"), lat.get("max_us")))
 
 

@@ -223,7 +223,9 @@ struct gb_rr {
 	 * (answered + lost), the requests given up after the timeout, and
 	 * the answers that came after it; the answerer's requests taken.
 	 * Stray: datagrams not of this stream, or of a wrong length,
-	 * neither answered nor counted as answers.
+	 * neither answered nor counted as answers.  Unsent: requests or
+	 * answers the kernel would not send (ENOBUFS, EAGAIN, ECONNREFUSED
+	 * for an earlier datagram's ICMP), each also lost to the asker.
 	 */
 	int		has_udp;
 	uint32_t	timeout_ms;
@@ -231,6 +233,7 @@ struct gb_rr {
 	uint64_t	lost;
 	uint64_t	late;
 	uint64_t	stray;
+	uint64_t	unsent;
 };
 
 struct gb_udp {
