@@ -124,27 +124,36 @@ rr_dg_last(struct stream_io *io, uint64_t now)
 	io->dg.last.tv_nsec = (long)(now % 1000000000u);
 }
 
-/* An answer of n bytes (its whole length) come at now. */
-static void
+/*
+ * An answer of n bytes (its whole length) come at now: its bytes are
+ * counted when it is one of this stream's answers, in time or late.
+ */
+static int
 rr_dg_take(struct stream_io *io, ssize_t n, uint64_t now)
 {
 	struct stream_rr *rr = &io->rr;
 	struct dgram_hdr h;
 	uint64_t lat;
+	int rc;
 
 	if (!rr_dg_ours(io, io->buf + rr->req, (size_t)n < rr->resp ?
 	    (size_t)n : rr->resp, &h)) {
 		io->dg.stray++;
-		return;
+		return 0;
 	}
 	if (h.kind == DGRAM_ACK)	/* a hello's answer, again */
-		return;
+		return 0;
 	if ((size_t)n != rr->resp || h.kind != DGRAM_DATA) {
 		io->dg.stray++;
-		return;
+		return 0;
 	}
-	if (rrslots_answer(rr->slots, h.seq, now, &lat) != RRSLOTS_ANSWERED)
-		return;
+	rc = rrslots_answer(rr->slots, h.seq, now, &lat);
+	if (rc != RRSLOTS_STRAY && stream_io_count(io, n) == -1) {
+		io->what = "awaiting an answer";
+		return -1;
+	}
+	if (rc != RRSLOTS_ANSWERED)
+		return 0;
 	lathist_add(rr->hist, lat);
 	if (rr->slice != NULL) {	/* -i: uncontended but at a slice */
 		pthread_mutex_lock(&rr->lock);
@@ -153,6 +162,7 @@ rr_dg_take(struct stream_io *io, ssize_t n, uint64_t now)
 	}
 	stream_bump(&rr->trans);
 	rr_dg_last(io, now);
+	return 0;
 }
 
 /* One answer awaited, or a slice of the timeout; expired ones lost. */
@@ -165,12 +175,10 @@ rr_dg_await(struct stream_io *io)
 
 	n = recv(io->fd, io->buf + rr->req, rr->resp, MSG_TRUNC);
 	now = monotime_ns();
-	if (n > 0 && stream_io_count(io, n < (ssize_t)rr->resp ? n :
-	    (ssize_t)rr->resp) == -1)
-		return -1;
-	if (n >= 0)
-		rr_dg_take(io, n, now);
-	else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+	if (n >= 0) {
+		if (rr_dg_take(io, n, now) == -1)
+			return -1;
+	} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 	    errno != ECONNREFUSED) {
 		io->what = "awaiting an answer";
 		return -1;
