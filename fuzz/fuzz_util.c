@@ -100,6 +100,15 @@ fuzz_fill_side(struct gb_side *s)
 	s->udp.in_errors = 33;
 	s->udp.has_ifdrops = 1;
 	s->udp.if_rx_dropped = 2;
+	s->rr.has = 1;		/* -u --rr's asker too, for the codec */
+	s->rr.transactions = 46563;
+	s->rr.has_udp = 1;
+	s->rr.timeout_ms = 500;
+	s->rr.requests = 46570;
+	s->rr.lost = 7;
+	s->rr.late = 1;
+	s->rr.stray = 2;
+	s->rr.unsent = 1;
 	s->sndbuf.requested = 65536;
 	s->sndbuf.actual = 131072;
 	s->rcvbuf.requested = 65536;

@@ -243,6 +243,9 @@ bounds_deadline_ms(const struct gb_bounds *l, const struct gb_params *p)
 
 	if (ms > l->max_duration_ms)
 		ms = l->max_duration_ms;
+	/* -u --rr: the asker's last requests may each wait a timeout. */
+	if (p->udp && p->rr)
+		ms += 2 * (uint64_t)params_rr_timeout_ms(p->rr_timeout_ms);
 	return ms + l->silent_ms;
 }
 

@@ -9,9 +9,14 @@
  *	wakeup_latency		the median latency is high while both hosts
  *				are mostly idle: the CPUs' wake-ups (C-states,
  *				a VM's halt) more than the network or the ends
+ *	rr_loss			-u: requests without an answer within the
+ *				timeout, and, from both ends' counts, how
+ *				many went on the way out, at the listener and
+ *				on the way back
  *
  * From the figures the result has; no finding from a figure not known.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "diag_internal.h"
@@ -46,6 +51,40 @@ diag_rr_irq(struct gb_result *r, const struct gb_cost *c,
 	    "trades latency for CPU)", c->irq, lat, host);
 }
 
+/* a - b, or 0 where a duplicated datagram made b the larger. */
+static uint64_t
+diag_rr_less(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * -u: the lost requests.  The listener's counts say where: requests it
+ * never took went on the way out; those it took but could not answer
+ * stayed with it; answers it sent that came back neither in time nor
+ * late went on the way back.
+ */
+static void
+diag_rr_loss(struct gb_result *r)
+{
+	const struct gb_rr *a = &r->sender.rr, *b = &r->receiver.rr;
+	char where[2 * DIAG_TOKLEN] = "";
+
+	if (!r->sender.has || !a->has_udp || a->lost == 0 || a->requests == 0)
+		return;
+	if (r->receiver.has && b->has_udp)
+		snprintf(where, sizeof(where), ": %" PRIu64 " did not reach "
+		    "the listener, it did not answer %" PRIu64 ", %" PRIu64
+		    " answers did not come back", diag_rr_less(a->requests,
+		    b->requests), diag_rr_less(b->requests, b->transactions),
+		    diag_rr_less(b->transactions, a->transactions + a->late));
+	diag_add(r, "rr_loss", "path", "%" PRIu64 " of %" PRIu64 " requests "
+	    "(%.3f %%) had no answer within %" PRIu32 " ms (%" PRIu64 " came "
+	    "later)%s; each held its slot for the whole timeout", a->lost,
+	    a->requests, 100.0 * (double)a->lost / (double)a->requests,
+	    a->timeout_ms, a->late, where);
+}
+
 void
 diag_rr(struct gb_result *r)
 {
@@ -59,6 +98,7 @@ diag_rr(struct gb_result *r)
 		return;
 	diag_rr_irq(r, &f.ask, "sender", p50);
 	diag_rr_irq(r, &f.answer, "receiver", p50);
+	diag_rr_loss(r);
 	if (p50 < DIAG_RR_SLOW_US || !r->sender.has || !r->receiver.has ||
 	    !a->has || !b->has || a->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT ||
 	    b->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT)

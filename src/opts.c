@@ -90,6 +90,7 @@ static const struct option opts_long[] = {
 	{ "response-size", required_argument,	NULL,	OPT_RESP_SIZE },
 	{ "rr",		no_argument,		NULL,	OPT_RR },
 	{ "rr-burst",	required_argument,	NULL,	OPT_RR_BURST },
+	{ "rr-timeout",	required_argument,	NULL,	OPT_RR_TIMEOUT },
 	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
 	{ "restore",	no_argument,		NULL,	OPT_RESTORE },
 	{ "sendfile",	no_argument,		NULL,	OPT_SENDFILE },
@@ -286,7 +287,8 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
 		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
-		OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST, OPT_BIDIR,
+		OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST, OPT_RR_TIMEOUT,
+		OPT_BIDIR,
 	};
 	size_t i, len = strlen(st->client_only);
 

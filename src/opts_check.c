@@ -61,7 +61,8 @@ opts_paths(struct opts_state *st)
 
 /*
  * -u: no TCP-only option; -R and --batch only with it.  Without -l, each
- * datagram fills the path MTU; without -R, GB_DEFAULT_UDP_BPS.
+ * datagram fills the path MTU; without -R, GB_DEFAULT_UDP_BPS (not with
+ * --rr, whose requests and answers are a header's length by default).
  */
 static int
 opts_udp(struct gb_opts *o, struct opts_state *st)
@@ -94,8 +95,13 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 	}
 	if (!st->lflag)
 		p->buflen = GB_DGRAM_FROM_MTU;
-	if (!st->rate)
+	if (!st->rate && !p->rr)	/* --rr: a request awaits its answer */
 		p->rate_bps = GB_DEFAULT_UDP_BPS;
+	/* --rr: a datagram holds at least its header; that by default. */
+	if (p->rr && p->req_size == 0)
+		p->req_size = GB_MIN_DGRAM;
+	if (p->rr && p->resp_size == 0)
+		p->resp_size = GB_MIN_DGRAM;
 	return OPTS_OK;
 }
 
@@ -152,6 +158,11 @@ opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 		    o->params.req_size != 0 ? "--request-size" :
 		    o->params.resp_size != 0 ? "--response-size" : "--rr-burst");
 		return opts_error(st, "needs --rr");
+	}
+	if (o->host != NULL && o->params.rr_timeout_ms != 0 &&
+	    !(o->params.rr && o->params.udp)) {
+		snprintf(st->name, sizeof(st->name), "--rr-timeout");
+		return opts_error(st, "needs -u --rr");
 	}
 	if (opts_rr_sweep(o, st) == OPTS_ERROR)
 		return OPTS_ERROR;

@@ -56,6 +56,7 @@ static const struct opts_param {
 	{ OPT_REQ_SIZE, PF_REQ_SIZE, SYN_SIZE, "request size" },
 	{ OPT_RESP_SIZE, PF_RESP_SIZE, SYN_SIZE, "response size" },
 	{ OPT_RR_BURST, PF_RR_BURST, SYN_COUNT, "burst" },
+	{ OPT_RR_TIMEOUT, PF_RR_TIMEOUT_MS, SYN_COUNT, "request timeout" },
 	{ OPT_RCVBUF, PF_RCVBUF, SYN_SIZE, "receive buffer size" },
 	{ OPT_SNDBUF, PF_SNDBUF, SYN_SIZE, "send buffer size" },
 	{ OPT_TOS, PF_TOS, SYN_TOS, "TOS" },

@@ -36,6 +36,7 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_REQ_SIZE, req_size, 1, GB_MAX_RR_SIZE, 1),		/* 0: 1 */
 	F(PF_RESP_SIZE, resp_size, 1, GB_MAX_RR_SIZE, 1),	/* 0: 1 */
 	F(PF_RR_BURST, rr_burst, 1, GB_MAX_RR_BURST, 1),	/* 0: 1 */
+	F(PF_RR_TIMEOUT_MS, rr_timeout_ms, 1, GB_MAX_RR_TIMEOUT_MS, 1),
 };
 #undef F
 

@@ -60,8 +60,33 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 }
 
 /*
- * --rr, in this version: TCP, the connecting side asking, for -T, by its
- * own loops (stream_rr.c).
+ * -u --rr: a request and an answer each one datagram with gigebench's
+ * header (dgram.h), so that the answer is matched to its request.
+ */
+static int
+params_rr_dgram_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	uint32_t req = params_rr_size(p->req_size);
+	uint32_t resp = params_rr_size(p->resp_size);
+
+	if (!p->rr || !p->udp)
+		return 0;
+	if (req < GB_MIN_DGRAM || req > GB_MAX_DGRAM || resp < GB_MIN_DGRAM ||
+	    resp > GB_MAX_DGRAM) {
+		snprintf(err, errlen, "%s size is out of range for -u --rr "
+		    "(%u-%u bytes: one datagram with gigebench's %u-byte "
+		    "header): %u", req < GB_MIN_DGRAM || req > GB_MAX_DGRAM ?
+		    "request" : "response", GB_MIN_DGRAM, GB_MAX_DGRAM,
+		    GB_MIN_DGRAM,
+		    req < GB_MIN_DGRAM || req > GB_MAX_DGRAM ? req : resp);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --rr, in this version: the connecting side asking, for -T, by its
+ * own loops (stream_rr.c, stream_rr_dgram.c with -u).
  */
 static int
 params_rr_check(const struct gb_params *p, char *err, size_t errlen)
@@ -69,9 +94,11 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 	const char *no = NULL;
 
 	if (!p->rr)
-		return 0;
-	if (p->udp)
-		no = "-u (TCP only in this version)";
+		return params_rr_dgram_check(p, err, errlen);
+	if (p->udp && (p->rate_bps != 0 || p->rate_pps != 0 ||
+	    p->batch != 0 || p->gso || p->gro))
+		no = "-R, --batch, --gso or --gro (a request waits for its "
+		    "answer)";
 	else if (p->direction != GB_DIR_CLIENT_SENDS)
 		no = "-r (the connecting side asks)";
 	else if (p->tx_path != 0 || p->rx_path != 0)
@@ -92,7 +119,7 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 		return -1;
 	}
 	if (no == NULL)
-		return 0;
+		return params_rr_dgram_check(p, err, errlen);
 	snprintf(err, errlen, "--rr cannot be used with %s", no);
 	return -1;
 }

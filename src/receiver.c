@@ -11,6 +11,8 @@
  *			arrival time (SO_TIMESTAMPNS); --gro: each message
  *			a train the kernel coalesced (UDP_GRO)
  *	rr_answer	--rr: a request read, answered (stream_rr.c)
+ *	udp_rr_answer	-u --rr: a request datagram of the stream, answered
+ *			(stream_rr_dgram.c)
  *
  * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
  * whole-buffer read from outwaiting a silent peer, and the end of a
@@ -459,6 +461,8 @@ static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
 	[GB_PATH_GRO] =			{ dg_open, dg_recv, dg_end },
 	[GB_PATH_RR_ANSWER] =		{ rr_answer_open, rr_answer,
 					  shut_write },
+	[GB_PATH_UDP_RR_ANSWER] =	{ rr_dg_answer_open, rr_dg_answer,
+					  dg_end },
 };
 
 int

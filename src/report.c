@@ -371,10 +371,10 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 		report_cpu_line(fp, s, is_tx);
 		report_iface_line(fp, s, is_tx);
 	}
-	if (r->params.udp) {
+	if (r->params.udp && !r->params.rr) {
 		report_udp_line(fp, r, s, is_tx);
 		report_udp_cost_line(fp, r, is_tx);
-	} else
+	} else if (!r->params.udp)
 		report_tcp_line(fp, s, is_tx);
 	report_rr_lines(fp, r, s, is_tx);
 	if (st->verbose >= 1) {

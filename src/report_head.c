@@ -22,13 +22,16 @@ report_header_line(FILE *fp, const struct gb_result *r, int is_tx)
 	const struct gb_params *p = &r->params;
 	int local = is_tx == (r->local_is_sender != 0);
 
-	if (p->rr)	/* --rr's buffers are its request and answer */
+	if (p->rr) {	/* --rr's buffers are its request and answer */
 		fprintf(fp, "%s rr request=%" PRIu32 " response=%" PRIu32
 		    " burst=%" PRIu32 " streams=%" PRIu32,
 		    report_side_prefix(is_tx), params_rr_size(p->req_size),
 		    params_rr_size(p->resp_size), params_rr_size(p->rr_burst),
 		    p->streams);
-	else
+		if (p->udp)	/* the asker's: it decides what is lost */
+			fprintf(fp, " timeout=%" PRIu32 "ms",
+			    params_rr_timeout_ms(p->rr_timeout_ms));
+	} else
 		fprintf(fp, "%s buflen=%" PRIu32 " streams=%" PRIu32,
 		    report_side_prefix(is_tx), p->buflen, p->streams);
 	if (p->bidir)

@@ -128,16 +128,51 @@ report_latency_json(const struct gb_result *r)
 	return o;
 }
 
+/*
+ * -u: the asker's timeout (the test's, whichever end reported), its
+ * requests, lost and late; the answerer's answers sent and both ends'
+ * strays and datagrams the kernel would not send.  Null in each where that end did not report; all null over
+ * TCP.
+ */
+static int
+report_rr_udp_json(json_t *o, const struct gb_result *r)
+{
+	const struct gb_rr *a = &r->sender.rr, *b = &r->receiver.rr;
+	int udp = r->params.udp != 0;
+	int ha = udp && r->sender.has && a->has_udp;
+	int hb = udp && r->receiver.has && b->has_udp;
+
+	return json_object_set_new(o, "timeout_ms", member_uint_or_null(udp,
+	    params_rr_timeout_ms(r->params.rr_timeout_ms))) == -1 ||
+	    json_object_set_new(o, "requests", member_uint_or_null(ha,
+	    a->requests)) == -1 ||
+	    json_object_set_new(o, "lost", member_uint_or_null(ha,
+	    a->lost)) == -1 ||
+	    json_object_set_new(o, "late", member_uint_or_null(ha,
+	    a->late)) == -1 ||
+	    json_object_set_new(o, "stray_tx", member_uint_or_null(ha,
+	    a->stray)) == -1 ||
+	    json_object_set_new(o, "answers_sent", member_uint_or_null(hb,
+	    b->transactions)) == -1 ||
+	    json_object_set_new(o, "stray_rx", member_uint_or_null(hb,
+	    b->stray)) == -1 ||
+	    json_object_set_new(o, "unsent_tx", member_uint_or_null(ha,
+	    a->unsent)) == -1 ||
+	    json_object_set_new(o, "unsent_rx", member_uint_or_null(hb,
+	    b->unsent)) == -1 ? -1 : 0;
+}
+
 static json_t *
 report_rr_json(const struct gb_result *r)
 {
 	const struct gb_params *p = &r->params;
 	struct gb_rr_figures f;
+	json_t *o;
 
 	result_rr(r, &f);
 	if (!f.has)
 		return json_null();
-	return json_pack("{s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:o}",
+	o = json_pack("{s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:o}",
 	    "transactions", member_jint(f.transactions), "per_s", f.per_s,
 	    "request_size", (json_int_t)params_rr_size(p->req_size),
 	    "response_size", (json_int_t)params_rr_size(p->resp_size),
@@ -145,6 +180,11 @@ report_rr_json(const struct gb_result *r)
 	    "latency", report_latency_json(r),
 	    "per_transaction_tx", report_cost_json(&f.ask),
 	    "per_transaction_rx", report_cost_json(&f.answer));
+	if (o != NULL && report_rr_udp_json(o, r) == -1) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *

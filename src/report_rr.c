@@ -23,6 +23,31 @@ rr_us(const struct lathist *h, double pct)
 	return (double)lathist_percentile(h, pct) / 1000.0;
 }
 
+/*
+ * -u: what became of the requests.  The asker's "lost" are the requests
+ * given up after the timeout; "late" the answers that came after it,
+ * counted apart and not as transactions.
+ */
+static void
+report_rr_udp_line(FILE *fp, const struct gb_side *s, const char *pre)
+{
+	const struct gb_rr *t = &s->rr;
+
+	if (!t->has_udp)
+		return;
+	if (t->timeout_ms != 0)
+		fprintf(fp, "%s rr udp %" PRIu64 " requests: %" PRIu64
+		    " answered, %" PRIu64 " lost (no answer within %" PRIu32
+		    " ms), %" PRIu64 " late, %" PRIu64 " stray, %" PRIu64
+		    " unsent\n", pre, t->requests, t->transactions, t->lost,
+		    t->timeout_ms, t->late, t->stray, t->unsent);
+	else
+		fprintf(fp, "%s rr udp %" PRIu64 " requests taken, %" PRIu64
+		    " answered, %" PRIu64 " unsent, %" PRIu64 " stray (not "
+		    "answered)\n", pre, t->requests, t->transactions,
+		    t->unsent, t->stray);
+}
+
 /* This end's transactions and what one cost it. */
 void
 report_rr_lines(FILE *fp, const struct gb_result *r, const struct gb_side *s,
@@ -43,6 +68,7 @@ report_rr_lines(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 	    (double)s->rr.transactions / s->seconds : 0,
 	    params_rr_size(p->req_size), params_rr_size(p->resp_size),
 	    params_rr_size(p->rr_burst));
+	report_rr_udp_line(fp, s, pre);
 	c = is_tx ? &f.ask : &f.answer;
 	if (c->has)
 		fprintf(fp, "%s per transaction: %.3f us process cpu, %s us "
@@ -60,6 +86,22 @@ report_rr_lines(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 	    rr_us(&r->latency, 90), rr_us(&r->latency, 99),
 	    rr_us(&r->latency, 99.9), (double)r->latency.max / 1000.0,
 	    r->latency.count, 100.0 / LATHIST_SUB_COUNT);
+}
+
+/* -u: " 3 / 9000 lost/req 0 late 100 msTimeout", after the irq fields. */
+static void
+report_rr_summary_udp(FILE *fp, const struct gb_result *r)
+{
+	const struct gb_rr *t = &r->sender.rr;
+
+	if (r->sender.has && t->has_udp && t->timeout_ms != 0)
+		fprintf(fp, " %" PRIu64 " / %" PRIu64 " lost/req %" PRIu64
+		    " late %" PRIu32 " msTimeout", t->lost, t->requests,
+		    t->late, t->timeout_ms);
+	else
+		fprintf(fp, " " REPORT_NA " / " REPORT_NA " lost/req "
+		    REPORT_NA " late %" PRIu32 " msTimeout",
+		    params_rr_timeout_ms(r->params.rr_timeout_ms));
 }
 
 void
@@ -81,5 +123,7 @@ report_rr_summary(FILE *fp, const struct gb_result *r)
 	    report_fmt_real(itx, sizeof(itx), f.ask.has_irq, 3, f.ask.irq),
 	    report_fmt_real(irx, sizeof(irx), f.answer.has_irq, 3,
 	    f.answer.irq));
+	if (r->params.udp)
+		report_rr_summary_udp(fp, r);
 	report_summary_end(fp, r);
 }

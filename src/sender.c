@@ -9,6 +9,8 @@
  *	gso		header (dgram.h), paced to -R; --gso: in one send()
  *			that the kernel cuts (sender_dgram.c has these)
  *	rr_ask		--rr: a request sent, its answer awaited (stream_rr.c)
+ *	udp_rr_ask	-u --rr: the same in datagrams, each request given up
+ *			after a timeout (stream_rr_dgram.c)
  *
  * and the end of a stream: the write side shut down after the last
  * buffer, the wait for the receiver's FIN, -Z's last completions.  It
@@ -431,6 +433,8 @@ static const struct sender_path sender_paths[GB_PATH_COUNT] = {
 	[GB_PATH_GSO] =		{ sender_gso_open, sender_dg_send,
 				  sender_dg_finish },
 	[GB_PATH_RR_ASK] =	{ rr_ask_open, rr_ask, fin_wait },
+	[GB_PATH_UDP_RR_ASK] =	{ rr_dg_ask_open, rr_dg_ask,
+				  sender_dg_finish },
 };
 
 int

@@ -121,13 +121,26 @@ zerocopy(const struct gb_zerocopy *z)
 	    "copied", member_jint(z->copied));
 }
 
-/* --rr: the transactions, or null. */
+/*
+ * --rr: the transactions, or null; with -u the datagrams' counts, the
+ * asker's timeout, lost and late (null on the answerer).
+ */
 static json_t *
 rr(const struct gb_rr *t)
 {
+	int ask = t->timeout_ms != 0;
+
 	if (!t->has)
 		return json_null();
-	return json_pack("{s:I}", "transactions", member_jint(t->transactions));
+	return json_pack("{s:I, s:o}", "transactions",
+	    member_jint(t->transactions), "udp", !t->has_udp ? json_null() :
+	    json_pack("{s:o, s:I, s:o, s:o, s:I, s:I}",
+	    "timeout_ms", member_uint_or_null(ask, t->timeout_ms),
+	    "requests", member_jint(t->requests),
+	    "lost", member_uint_or_null(ask, t->lost),
+	    "late", member_uint_or_null(ask, t->late),
+	    "stray", member_jint(t->stray),
+	    "unsent", member_jint(t->unsent)));
 }
 
 /* -u: the kernel's counts on this end's host, or null. */

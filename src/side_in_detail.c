@@ -252,17 +252,56 @@ zerocopy(struct side_in *in, const json_t *j, struct gb_zerocopy *z)
 	return 0;
 }
 
-/* --rr's count: null, or the transactions. */
+/*
+ * -u --rr's counts: the asker's timeout (1 ms or more), lost and late,
+ * or three nulls (the answerer's); requests = answered + lost on the
+ * asker, and an end answers at most the requests it took.
+ */
+static int
+rr_udp(struct side_in *in, const json_t *u, struct gb_rr *t)
+{
+	int ask, want;
+
+	if ((ask = side_member_u32(in, u, "timeout_ms", SIDE_WANT_ANY,
+	    &t->timeout_ms)) == -1)
+		return -1;
+	want = ask ? SIDE_WANT_VALUE : SIDE_WANT_NULL;
+	if (side_member_uint(in, u, "requests", UINT64_MAX, SIDE_WANT_VALUE,
+	    &t->requests) == -1 || side_member_uint(in, u, "lost",
+	    UINT64_MAX, want, &t->lost) == -1 || side_member_uint(in, u,
+	    "late", UINT64_MAX, want, &t->late) == -1 ||
+	    side_member_uint(in, u, "stray", UINT64_MAX, SIDE_WANT_VALUE,
+	    &t->stray) == -1 || side_member_uint(in, u, "unsent",
+	    UINT64_MAX, SIDE_WANT_VALUE, &t->unsent) == -1)
+		return -1;
+	if (ask && (t->timeout_ms == 0 ||
+	    t->timeout_ms > GB_MAX_RR_TIMEOUT_MS))
+		return side_member_fail(in, "timeout_ms", "is out of range");
+	if (ask && t->lost > t->requests)
+		return side_member_fail(in, "lost", "is more than requests");
+	if (t->transactions > t->requests - t->lost)
+		return side_member_fail(in, "requests", "are fewer than the "
+		    "transactions");
+	return 0;
+}
+
+/* --rr's count: null, or the transactions (and -u's counts). */
 static int
 rr(struct side_in *in, const json_t *j, struct gb_rr *t)
 {
-	const json_t *o;
+	const json_t *o, *u;
 
 	if ((t->has = side_member_object(in, j, "rr", SIDE_WANT_ANY,
 	    &o)) != 1)
 		return t->has;
-	return side_member_uint(in, o, "transactions", UINT64_MAX,
-	    SIDE_WANT_VALUE, &t->transactions) == -1 ? -1 : 0;
+	if (side_member_uint(in, o, "transactions", UINT64_MAX,
+	    SIDE_WANT_VALUE, &t->transactions) == -1 ||
+	    (t->has_udp = side_member_get(in, o, "udp", SIDE_WANT_ANY,
+	    &u)) == -1)
+		return -1;
+	if (t->has_udp && !json_is_object(u))
+		return side_member_fail(in, "udp", "is not an object");
+	return t->has_udp ? rr_udp(in, u, t) : 0;
 }
 
 /* A member of struct gb_udp that is a count: its key and its place. */

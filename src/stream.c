@@ -115,6 +115,8 @@ stream_io_close(struct stream_io *io)
 	free(io->rr.sent_ns);
 	free(io->rr.hist);
 	free(io->rr.slice);
+	rrslots_free(io->rr.slots);
+	io->rr.slots = NULL;
 	if (io->rr.locked)
 		pthread_mutex_destroy(&io->rr.lock);
 	io->rr.locked = 0;

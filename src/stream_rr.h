@@ -20,4 +20,15 @@ int	rr_answer_open(struct stream_io *, char *err, size_t errlen);
 /* Read a request, answer it, until the asker's FIN. */
 int	rr_answer(struct stream_io *);
 
+/*
+ * -u --rr (stream_rr_dgram.c): the same over a connected datagram
+ * socket, each datagram with its header (dgram.h); the asker gives a
+ * request up after rr.timeout_ms, the answerer answers only this
+ * stream's requests of exactly rr.req bytes, and ends at the asker's END.
+ */
+int	rr_dg_ask_open(struct stream_io *, char *err, size_t errlen);
+int	rr_dg_ask(struct stream_io *, atomic_int *stop, uint64_t nbuf);
+int	rr_dg_answer_open(struct stream_io *, char *err, size_t errlen);
+int	rr_dg_answer(struct stream_io *);
+
 #endif /* GB_STREAM_RR_H */

@@ -280,13 +280,18 @@ xfer_events(struct xfer *x, char *err, size_t errlen)
 	if (x->p.udp && !x->is_tx)
 		ms = ms > GB_MAX_DURATION_MS - XFER_DG_DRAIN_MS ?
 		    GB_MAX_DURATION_MS : ms + XFER_DG_DRAIN_MS;
+	/* -u --rr: and the asker's wait for its last answers. */
+	if (x->p.udp && x->p.rr && !x->is_tx)
+		ms += params_rr_timeout_ms(x->p.rr_timeout_ms);
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
 	if (x->is_tx || x->p.udp)
 		evtimer_add(x->stop_ev, &tv);
 	/* Nothing legitimate runs this long; bounds a stuck peer. */
 	if (x->deadline_ms == 0)
-		x->deadline_ms = (uint64_t)ms + 3 * (uint64_t)x->silent_ms;
+		x->deadline_ms = (uint64_t)ms + 3 * (uint64_t)x->silent_ms +
+		    (x->p.udp && x->p.rr ? 2 * (uint64_t)params_rr_timeout_ms(
+		    x->p.rr_timeout_ms) : 0);	/* -u --rr's last wait */
 	tv.tv_sec = (time_t)(x->deadline_ms / 1000);
 	tv.tv_usec = (suseconds_t)(x->deadline_ms % 1000) * 1000;
 	evtimer_add(x->deadline_ev, &tv);
@@ -374,6 +379,7 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		s->io.rr.req = x->p.req_size;	/* --rr (stream_rr.c) */
 		s->io.rr.resp = x->p.resp_size;
 		s->io.rr.burst = x->p.rr_burst;
+		s->io.rr.timeout_ms = params_rr_timeout_ms(x->p.rr_timeout_ms);
 		if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,
 		    path, x->p.buflen, (int)x->silent_ms, err, errlen) == -1)
 			return -1;

@@ -31,7 +31,7 @@ xfer_streams_figures(struct xfer *x, struct gb_side *side)
 		io = &x->s[i].io;
 		stream_io_figures(io, &side->streams[i], &side->zerocopy);
 		side->streams[i].bytes -= x->s[i].bytes0;	/* --omit */
-		if (x->p.udp)
+		if (x->p.udp && !x->p.rr)
 			stream_io_udp(io, x->is_tx, &side->udp);
 		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
 		if (io->path != side->data_path)
@@ -65,9 +65,22 @@ xfer_rr_figures(const struct xfer *x, struct gb_side *side,
 		r->has_latency = 1;
 		lathist_init(&r->latency);
 	}
+	side->rr.has_udp = x->p.udp;
+	if (x->p.udp && x->is_tx)
+		side->rr.timeout_ms = params_rr_timeout_ms(x->p.rr_timeout_ms);
 	for (i = 0; i < x->n; i++) {
 		rr = &x->s[i].io.rr;
 		side->rr.transactions += atomic_load(&rr->trans);
+		side->rr.stray += x->s[i].io.dg.stray;
+		side->rr.unsent += x->s[i].io.dg.enobufs +
+		    x->s[i].io.dg.refused;
+		side->rr.requests += rr->slots != NULL ? rr->slots->requests :
+		    rr->taken;
+		if (rr->slots != NULL) {
+			side->rr.lost += rr->slots->lost;
+			side->rr.late += rr->slots->late;
+			side->rr.stray += rr->slots->stray;
+		}
 		if (r != NULL && x->is_tx && rr->hist != NULL)
 			lathist_merge(&r->latency, rr->hist);
 	}

@@ -107,7 +107,7 @@ xfer_merge_last(struct xfer *x, uint64_t total, double t)
 		xfer_sample_rr(x, &tail);
 		iv->transactions += tail.transactions;
 	}
-	if (x->p.udp) {
+	if (x->p.udp && !x->p.rr) {	/* -u --rr: no stream's seqs */
 		xfer_sample_udp(x, &tail);
 		iv->datagrams += tail.datagrams;
 		iv->lost += tail.lost;
@@ -145,7 +145,7 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	x->iv_start_s = t;
 	xfer_measure_bufs(&x->ms);
 	xfer_slice_take(&x->slice, iv->end_s - iv->start_s, iv);
-	if (x->p.udp)
+	if (x->p.udp && !x->p.rr)
 		xfer_sample_udp(x, iv);
 	if (x->p.rr)
 		xfer_sample_rr(x, iv);

@@ -164,6 +164,12 @@ values()
 		    "trailing 32.0" "negative -1" "zero 0" "over-maximum 1025" \
 		    "overflowing 4294967297" "overflowing 99999999999999999999"
 		;;
+	uint_rrto)	# --rr-timeout: 1 to 10000 ms
+		printf '%s\n' "empty " "non-numeric soon" "trailing 100ms" \
+		    "trailing 100.0" "negative -1" "zero 0" \
+		    "over-maximum 10001" "overflowing 4294967297" \
+		    "overflowing 99999999999999999999"
+		;;
 	tos)		# --tos: 0-255 or 0x00-0xff; zero is a valid TOS
 		printf '%s\n' "empty " "non-numeric ef" "trailing 16x" \
 		    "trailing 0x" "trailing 010.0" "negative -1" \
@@ -273,7 +279,8 @@ w window size_buf
 - omit seconds_hs
 - request-size size_rr
 - response-size size_rr
-- rr-burst uint_batch"
+- rr-burst uint_batch
+- rr-timeout uint_rrto"
 
 # The options of this build that take a value, from --help.
 rc=0

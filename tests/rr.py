@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""rr.py: --rr (issue 18, TCP) against a real listener on loopback:
+"""rr.py: --rr (issue 18) against a real listener on loopback, TCP here
+and -u in rr_udp.py (its cases run after these):
 
   counts      both ends count the same transactions, with -P 2 and a
               burst; the asker's latency histogram holds one sample for
@@ -16,7 +17,7 @@
               listener's slice of each as "peer"; the text lines in
               trans/s with the percentiles and the other end's rate.
   refusals    answers larger than requests from a listener without
-              --allow-reverse: exit 3, and the listener says why; -u, -n,
+              --allow-reverse: exit 3, and the listener says why; -n,
               --omit with --rr and --request-size without it: exit 2; a
               burst over 128 KiB in flight: exit 2.
   sweep       --sweep request-size=1,1K --sweep burst=1,2 with --csv,
@@ -32,7 +33,7 @@
 
     GIGEBENCH=build/gigebench python3 tests/rr.py
 
-About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
+About 20 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 "N passed, M failed"; exits 1 when a check failed.
 """
 
@@ -47,6 +48,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
 import gbpeer  # noqa: E402
+import rr_udp  # noqa: E402
 from gbpeer import check  # noqa: E402
 
 
@@ -174,7 +176,7 @@ def case_refusals(tmp):
           "exit 3, says why", r.rc == 3 and "--allow-reverse" in r.err and
           ok.rc == 0, r.why() + ok.why())
     port = gbpeer.free_port()
-    for args, what in ((["-u"], "-u"), (["-n", "10"], "-n"),
+    for args, what in ((["-n", "10"], "-n"),
                        (["--omit", "1"], "--omit"),
                        (["--rr-burst", "64", "--request-size", "2K",
                          "--response-size", "2K"], "128 KiB")):
@@ -291,6 +293,7 @@ def main():
         case_refusals(tmp)
         case_sweep(tmp)
         case_repeat(tmp)
+        rr_udp.cases(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -887,6 +887,57 @@ test_rr(void **state)
 	free(r);
 }
 
+/*
+ * -u --rr: the lost requests, and where from both ends' counts: 3 never
+ * taken, 1 taken and not answered, 2 answers neither in time nor late.
+ */
+static void
+test_rr_loss(void **state)
+{
+	struct gb_result *r;
+
+	(void)state;
+	r = rr_result(20000, 31);
+	r->params.udp = 1;
+	r->sender.rr.has_udp = r->receiver.rr.has_udp = 1;
+	r->sender.rr.timeout_ms = 100;
+	r->sender.rr.requests = 20007;	/* 20000 answered, 7 lost */
+	r->sender.rr.lost = 7;
+	r->sender.rr.late = 1;
+	r->receiver.rr.requests = 20004;
+	r->receiver.rr.transactions = 20003;
+	diag_run(r);
+	assert_int_equal(r->nfindings, 1);
+	assert_string_equal(r->findings[0].code, "rr_loss");
+	assert_string_equal(r->findings[0].side, "path");
+	assert_string_equal(r->findings[0].text, "7 of 20007 requests "
+	    "(0.035 %) had no answer within 100 ms (1 came later): 3 did not "
+	    "reach the listener, it did not answer 1, 2 answers did not come "
+	    "back; each held its slot for the whole timeout");
+	free(r);
+
+	r = rr_result(20000, 31);		/* no loss: nothing */
+	r->params.udp = 1;
+	r->sender.rr.has_udp = r->receiver.rr.has_udp = 1;
+	r->sender.rr.timeout_ms = 100;
+	r->sender.rr.requests = 20000;
+	r->receiver.rr.requests = 20000;
+	expect_none(r);
+	free(r);
+
+	r = rr_result(20000, 31);		/* the listener's unknown */
+	r->params.udp = 1;
+	r->sender.rr.has_udp = 1;
+	r->sender.rr.timeout_ms = 100;
+	r->sender.rr.requests = 20002;
+	r->sender.rr.lost = 2;
+	r->receiver.has = 0;
+	diag_run(r);
+	assert_int_equal(count_code(r, "rr_loss"), 1);
+	assert_null(strstr(r->findings[0].text, "listener"));
+	free(r);
+}
+
 static void
 test_healthy(void **state)
 {
@@ -1020,6 +1071,7 @@ main(void)
 		cmocka_unit_test(test_goodput),
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_rr),
+		cmocka_unit_test(test_rr_loss),
 		cmocka_unit_test(test_unavailable),
 		cmocka_unit_test(test_hostile_strings),
 	};

@@ -425,8 +425,19 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-I", "eth 0" }, "-I", "eth 0", NULL },
 	{ { "-t", "h", "--interface", "a/b" }, "--interface", "a/b", NULL },
 	/* --rr: TCP, the connecting side asking, one test of -T */
-	{ { "-t", "h", "--rr", "-u" }, "", "",
-	    "--rr cannot be used with -u (TCP only in this version)" },
+	{ { "-t", "h", "--rr", "-u", "--request-size", "39" }, "", "",
+	    "request size is out of range for -u --rr (40-65507 bytes: one "
+	    "datagram with gigebench's 40-byte header): 39" },
+	{ { "-t", "h", "--rr", "-u", "--response-size", "65508" }, "", "",
+	    "response size is out of range for -u --rr (40-65507 bytes: one "
+	    "datagram with gigebench's 40-byte header): 65508" },
+	{ { "-t", "h", "--rr", "-u", "-R", "1m" }, "", "",
+	    "--rr cannot be used with -R, --batch, --gso or --gro (a request "
+	    "waits for its answer)" },
+	{ { "-t", "h", "--rr", "--rr-timeout", "10" }, "--rr-timeout", "",
+	    "--rr-timeout: needs -u --rr" },
+	{ { "-t", "h", "-u", "--rr-timeout", "10" }, "--rr-timeout", "",
+	    "--rr-timeout: needs -u --rr" },
 	{ { "-r", "h", "--rr" }, "", "",
 	    "--rr cannot be used with -r (the connecting side asks)" },
 	{ { "-t", "h", "--rr", "--request-size", "0" }, "--request-size", "0",
@@ -908,7 +919,7 @@ value_for(const char *argname)
 		const char	*value;
 	} values[] = {
 		{ "addr", "127.0.0.1" }, { "count", "5" }, { "iface", "lo" },
-		{ "mss", "1000" }, { "port", "5001" }, { "seconds", "1" },
+		{ "mss", "1000" }, { "ms", "100" }, { "port", "5001" }, { "seconds", "1" },
 		{ "rate", "1g" }, { "size", "64K" }, { "streams", "2" },
 		{ "algo", "cubic" }, { "spec", "95,2" }, { "file", "/tmp/x" },
 		{ "mtu", "9000" }, { "n", "3" }, { "param=list", "mtu=1500" },

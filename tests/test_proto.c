@@ -638,7 +638,8 @@ struct bad_body {
 /* Issue 5's members (and --omit's), checked after the others. */
 #define P_UDP ",\"udp\":false,\"rate_bps\":0,\"rate_pps\":0,\"batch\":0," \
 	"\"gso\":false,\"gro\":false,\"omit_ms\":0,\"rr\":false," \
-	"\"req_size\":0,\"resp_size\":0,\"rr_burst\":0,\"bidir\":false"
+	"\"req_size\":0,\"resp_size\":0,\"rr_burst\":0," \
+	"\"rr_timeout_ms\":0,\"bidir\":false"
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
 	"\"fq_rate\":0,\"tos\":0" P_UDP
 #define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"

@@ -653,6 +653,62 @@ test_rr_text(void **state)
 	free(r);
 }
 
+/*
+ * -u --rr: each end's "rr udp" line (the asker's requests, lost within
+ * the timeout, late, stray; the answerer's taken and answered) and the
+ * summary line's lost/req, late and timeout; n/a without the asker's.
+ */
+static void
+test_rr_udp_text(void **state)
+{
+	struct gb_result *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	r->params.rr = r->params.udp = 1;
+	r->params.req_size = r->params.resp_size = 40;
+	r->params.rr_timeout_ms = 500;
+	r->sender = (struct gb_side){ .has = 1, .seconds = 2,
+	    .rr = { .has = 1, .transactions = 46563, .has_udp = 1,
+	    .timeout_ms = 500, .requests = 46570, .lost = 7, .late = 1,
+	    .stray = 2 }, .cpu = { .process_pct = 20 } };
+	r->receiver = (struct gb_side){ .has = 1, .seconds = 2,
+	    .rr = { .has = 1, .transactions = 46567, .has_udp = 1,
+	    .requests = 46567, .stray = 3 }, .cpu = { .process_pct = 21 } };
+	assert_non_null(fp = open_memstream(&buf, &len));
+	report_rr_lines(fp, r, &r->sender, 1);
+	report_rr_lines(fp, r, &r->receiver, 0);
+	report_rr_summary(fp, r);
+	r->sender.has = 0;
+	r->params.rr_timeout_ms = 0;
+	report_rr_summary(fp, r);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf,
+	    "gigebench-t: rr 46563 transactions in 2.00 s = 23281.50 /s, "
+	    "request 40 B, answer 40 B, burst 1\n"
+	    "gigebench-t: rr udp 46570 requests: 46563 answered, 7 lost (no "
+	    "answer within 500 ms), 1 late, 2 stray, 0 unsent\n"
+	    "gigebench-t: per transaction: 0.000 us process cpu, n/a us "
+	    "host cpu, n/a irq, n/a NET_RX softirq\n"
+	    "gigebench-r: rr 46567 transactions in 2.00 s = 23283.50 /s, "
+	    "request 40 B, answer 40 B, burst 1\n"
+	    "gigebench-r: rr udp 46567 requests taken, 46567 answered, 0 "
+	    "unsent, 3 stray (not answered)\n"
+	    "gigebench-r: per transaction: 0.000 us process cpu, n/a us "
+	    "host cpu, n/a irq, n/a NET_RX softirq\n"
+	    "23281.5000 trans/s P50 n/a us P99 n/a us 20 %TX 21 %RX "
+	    "n/a irq/trans-TX n/a irq/trans-RX 7 / 46570 lost/req 1 late "
+	    "500 msTimeout\n"
+	    "23283.5000 trans/s P50 n/a us P99 n/a us n/a %TX 21 %RX "
+	    "n/a irq/trans-TX n/a irq/trans-RX n/a / n/a lost/req n/a late "
+	    "100 msTimeout\n");
+	free(buf);
+	free(r);
+}
+
 /* --rr's interval lines: trans/s, the asker's percentiles, both ends. */
 static void
 test_rr_interval(void **state)
@@ -1105,6 +1161,7 @@ main(void)
 		cmocka_unit_test(test_interval_line_ends),
 		cmocka_unit_test(test_progress_text),
 		cmocka_unit_test(test_rr_text),
+		cmocka_unit_test(test_rr_udp_text),
 		cmocka_unit_test(test_rr_interval),
 		cmocka_unit_test(test_stream_events),
 		cmocka_unit_test(test_text_seed),

@@ -339,6 +339,85 @@ expect_refused(const char *path, json_t *v, const char *why)
 	json_decref(j);
 }
 
+/* The side's rr with udp, as text; NULL: refused, err holding why. */
+static int
+rr_udp_decode(const char *rr, struct gb_side *s, const char *why)
+{
+	char err[GB_ERR_LEN] = "";
+	json_t *j = full_side_json();
+	json_error_t jerr;
+	json_t *v = json_loads(rr, 0, &jerr);
+	int rc;
+
+	assert_non_null(v);
+	assert_int_equal(json_object_set_new(j, "rr", v), 0);
+	rc = side_from_json(j, s, err, sizeof(err));
+	if (why != NULL && (rc != -1 || strstr(err, why) == NULL))
+		fail_msg("%s: want \"%s\" in \"%s\"", rr, why, err);
+	if (why == NULL && rc != 0)
+		fail_msg("%s: %s", rr, err);
+	json_decref(j);
+	return rc;
+}
+
+/*
+ * -u --rr's counts: the asker's and the answerer's round trip; the
+ * asker's timeout in range, its lost within its requests, answers within
+ * the requests less the lost; the answerer's lost and late null.
+ */
+static void
+test_side_rr_udp(void **state)
+{
+	struct gb_side s;
+
+	(void)state;
+	fill_full_side(&s);
+	s.rr.has = s.rr.has_udp = 1;
+	s.rr.transactions = 46563;
+	s.rr.timeout_ms = 500;
+	s.rr.requests = 46570;
+	s.rr.lost = 7;
+	s.rr.late = 1;
+	s.rr.stray = 2;
+	s.rr.unsent = 3;
+	roundtrip(&s);
+	s.rr.timeout_ms = 0;		/* the answerer's */
+	s.rr.lost = s.rr.late = 0;
+	roundtrip(&s);
+	rr_udp_decode("{\"transactions\":5,\"udp\":null}", &s, NULL);
+	assert_int_equal(s.rr.has_udp, 0);
+	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":100,"
+	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
+	    "\"unsent\":0}}", &s, NULL);
+	assert_int_equal(s.rr.has_udp, 1);
+	assert_int_equal(s.rr.lost, 2);
+	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":0,"
+	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
+	    "\"unsent\":0}}", &s,
+	    "timeout_ms is out of range");
+	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":10001,"
+	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
+	    "\"unsent\":0}}", &s,
+	    "timeout_ms is out of range");
+	rr_udp_decode("{\"transactions\":0,\"udp\":{\"timeout_ms\":100,"
+	    "\"requests\":7,\"lost\":8,\"late\":0,\"stray\":0,"
+	    "\"unsent\":0}}", &s,
+	    "lost is more than requests");
+	rr_udp_decode("{\"transactions\":6,\"udp\":{\"timeout_ms\":100,"
+	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
+	    "\"unsent\":0}}", &s,
+	    "are fewer than the transactions");
+	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":null,"
+	    "\"requests\":7,\"lost\":2,\"late\":null,\"stray\":0,"
+	    "\"unsent\":0}}", &s,
+	    "lost is not null");
+	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":100,"
+	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0}}", &s,
+	    "unsent is missing");
+	rr_udp_decode("{\"transactions\":5,\"udp\":[]}", &s,
+	    "udp is not an object");
+}
+
 static void
 test_side_accepts_full(void **state)
 {
@@ -648,6 +727,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_side_roundtrip),
+		cmocka_unit_test(test_side_rr_udp),
 		cmocka_unit_test(test_side_accepts_full),
 		cmocka_unit_test(test_side_wrong_types),
 		cmocka_unit_test(test_side_nulls),

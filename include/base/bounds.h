@@ -79,7 +79,8 @@ void	bounds_apply(const struct gb_bounds *, struct gb_params *p);
  * From the start, how long the listener lets the test's data flow: its
  * duration, or --max-duration when that is shorter (a test bounded by -n
  * alone asks for the longest duration), plus the silent-peer timeout as
- * grace for set-up on the client and the drain of the socket buffers.
+ * grace for set-up on the client and the drain of the socket buffers
+ * (and, with -u --rr, twice the request timeout: its last wait).
  */
 uint64_t bounds_deadline_ms(const struct gb_bounds *,
 	    const struct gb_params *p);

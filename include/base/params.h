@@ -37,6 +37,14 @@ enum gb_direction {
 #define GB_MAX_RR_SIZE		(1024u * 1024)	/* --request/--response-size */
 #define GB_MAX_RR_BURST		1024u
 /*
+ * -u --rr: a request without its answer this long after it was sent is
+ * lost (and its answer, should it come, late); --rr-timeout in ms.  At
+ * most 10 s (a satellite hop is 0.6 s): the test's end waits for it, and
+ * the listener's deadline allows for it.
+ */
+#define GB_DEFAULT_RR_TIMEOUT_MS	100u
+#define GB_MAX_RR_TIMEOUT_MS		10000u
+/*
  * --rr-burst above 1: what is in flight, burst x (request + answer), at
  * most this, so that it fits in the sockets' default buffers: an asker
  * blocked sending requests reads no answer, and an answerer blocked
@@ -101,6 +109,8 @@ enum gb_path {
 	GB_PATH_GRO,		/* -u --gro: recvmmsg() of UDP_GRO trains */
 	GB_PATH_RR_ASK,		/* --rr, the connecting side: ask, await */
 	GB_PATH_RR_ANSWER,	/* --rr, the listener: read, answer */
+	GB_PATH_UDP_RR_ASK,	/* -u --rr: a datagram asks, one answers */
+	GB_PATH_UDP_RR_ANSWER,
 	GB_PATH_COUNT
 };
 
@@ -155,6 +165,7 @@ struct gb_params {
 	 * other way: 2 x streams data connections in all.
 	 */
 	int		bidir;
+	uint32_t	rr_timeout_ms;	/* --rr-timeout, -u; 0 is the default */
 };
 
 /*
@@ -182,6 +193,7 @@ enum params_field_id {
 	PF_REQ_SIZE,
 	PF_RESP_SIZE,
 	PF_RR_BURST,
+	PF_RR_TIMEOUT_MS,
 	PF_COUNT
 };
 
@@ -229,6 +241,12 @@ static inline int
 params_listener_sends(const struct gb_params *p)
 {
 	return p->direction == GB_DIR_CLIENT_RECEIVES || p->bidir;
+}
+/* -u --rr's timeout as used: 0 is GB_DEFAULT_RR_TIMEOUT_MS. */
+static inline uint32_t
+params_rr_timeout_ms(uint32_t v)
+{
+	return v != 0 ? v : GB_DEFAULT_RR_TIMEOUT_MS;
 }
 const struct params_field *params_field(enum params_field_id);
 uint64_t params_get(const struct gb_params *, enum params_field_id);

@@ -215,7 +215,25 @@ struct gb_zerocopy {
 /* --rr: the transactions an end completed (asked, or answered). */
 struct gb_rr {
 	int		has;
-	uint64_t	transactions;
+	uint64_t	transactions;	/* asker: answered in time; answerer:
+					   answers sent */
+	/*
+	 * -u: what datagrams add.  The asker's timeout (0 on the answerer,
+	 * whose lost and late are 0 and not reported), its requests sent
+	 * (answered + lost), the requests given up after the timeout, and
+	 * the answers that came after it; the answerer's requests taken.
+	 * Stray: datagrams not of this stream, or of a wrong length,
+	 * neither answered nor counted as answers.  Unsent: requests or
+	 * answers the kernel would not send (ENOBUFS, EAGAIN, ECONNREFUSED
+	 * for an earlier datagram's ICMP), each also lost to the asker.
+	 */
+	int		has_udp;
+	uint32_t	timeout_ms;
+	uint64_t	requests;
+	uint64_t	lost;
+	uint64_t	late;
+	uint64_t	stray;
+	uint64_t	unsent;
 };
 
 struct gb_udp {

@@ -26,6 +26,7 @@
 #include "base/result.h"
 #include "base/seqstat.h"
 #include "data/dgram.h"
+#include "data/rrslots.h"
 
 struct mmsghdr;
 struct iovec;
@@ -123,6 +124,14 @@ struct stream_rr {
 	int		 locked;	/* lock is initialised */
 	pthread_mutex_t	 lock;
 	struct lathist	*slice;
+	/*
+	 * -u (stream_rr_dgram.c): the asker's timeout and requests in
+	 * flight; the answerer's count of requests it took (its answers
+	 * sent are trans).  The datagrams' token and stream are in dg.
+	 */
+	uint32_t	 timeout_ms;
+	struct rrslots	*slots;
+	uint64_t	 taken;
 };
 
 struct stream_io {

@@ -1,0 +1,301 @@
+/*
+ * stream_rr_dgram.c: -u --rr's loops (stream_rr.h), netperf's UDP_RR:
+ * on each stream's connected datagram socket the asker sends a request
+ * datagram of rr.req bytes and awaits an answer datagram of rr.resp
+ * bytes, rr.burst in flight.  Both start with gigebench's header
+ * (dgram.h): the request's seq and send time come back in its answer, so
+ * an answer is matched to its request (rrslots.h) and never mistaken for
+ * another's.  A datagram may be lost: a request whose answer has not
+ * come within rr.timeout_ms is counted lost and its slot takes a new
+ * request; an answer that comes after that is counted late, never as a
+ * transaction, and its latency is not kept.  The latencies are the
+ * answered ones' alone, on the asker's CLOCK_MONOTONIC, as over TCP.
+ *
+ * The answerer answers only a request of this test's token and this
+ * stream, exactly rr.req bytes long, one answer a request, on a socket
+ * connected to the one source that proved the token (server_dgram.c):
+ * it is no reflector.  An answer larger than its request needs the
+ * listener's consent to a reverse test (server.c), as over TCP.
+ * Anything else is counted stray and not answered.  It ends at the
+ * asker's END datagram, or at the stop flag (the test's duration and a
+ * drain time), and fails after the silent-peer timeout without one.
+ *
+ * The asker's socket waits at most a slice of the timeout (SO_RCVTIMEO),
+ * so a request is given up at most a quarter of the timeout after its
+ * deadline, and the stop flag is seen.  At the stop, what is in flight
+ * is awaited until answered or lost: requests sent = answered + lost.
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/monotime.h"
+#include "host/sock.h"
+#include "stream_rr.h"
+
+/* The answerer's wait, as the datagram receiver's (receiver.c). */
+#define RR_DG_SLICE_MS	50
+
+/* A header for this stream's datagrams at p: seq and time stamped later. */
+static void
+rr_dg_header(const struct stream_io *io, char *p)
+{
+	struct dgram_hdr h = { .kind = DGRAM_DATA, .stream = io->dg.id };
+
+	memcpy(h.token, io->dg.token, sizeof(h.token));
+	dgram_encode(&h, (uint8_t *)p);
+}
+
+/* Is the datagram at p (len bytes, n in all) this stream's? */
+static int
+rr_dg_ours(const struct stream_io *io, const char *p, size_t len,
+    struct dgram_hdr *h)
+{
+	return dgram_decode((const uint8_t *)p, len, h) == DGRAM_OK &&
+	    dgram_token_eq(h, io->dg.token) && h->stream == io->dg.id;
+}
+
+int
+rr_dg_ask_open(struct stream_io *io, char *err, size_t errlen)
+{
+	struct stream_rr *rr = &io->rr;
+	int slice_ms = (int)(rr->timeout_ms / 4);
+
+	if (rr_ask_open(io, err, errlen) == -1)
+		return -1;
+	rr->slots = rrslots_new(rr->burst,
+	    (uint64_t)rr->timeout_ms * 1000000u);
+	if (rr->slots == NULL) {
+		snprintf(err, errlen, "out of memory for -u --rr's requests");
+		return -1;
+	}
+	rr_dg_header(io, io->buf);
+	if (sock_set_rcvtimeo(io->fd, slice_ms > 0 ? slice_ms : 1) == -1) {
+		snprintf(err, errlen, "setsockopt SO_RCVTIMEO: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Every free slot's request.  A full device queue (ENOBUFS) or the
+ * ICMP port unreachable of an earlier datagram (ECONNREFUSED) leave the
+ * request in flight: it will be lost, and is counted so.
+ */
+static int
+rr_dg_fill(struct stream_io *io, uint64_t now)
+{
+	struct stream_rr *rr = &io->rr;
+	uint64_t seq;
+	ssize_t n;
+
+	while (rrslots_take(rr->slots, now, &seq) == 0) {
+		dgram_stamp((uint8_t *)io->buf, seq, now);
+		io->dg.sent++;
+		while ((n = send(io->fd, io->buf, rr->req, 0)) == -1 &&
+		    errno == EINTR)
+			continue;
+		if (n > 0 && stream_io_count(io, n) == -1) {
+			io->what = "sending a request";
+			return -1;
+		}
+		if (n == -1 && (errno == ENOBUFS || errno == EAGAIN))
+			io->dg.enobufs++;
+		else if (n == -1 && errno == ECONNREFUSED)
+			io->dg.refused++;
+		else if (n == -1) {
+			io->what = "sending a request";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The stream's last data, for its end (xfer.c): ns into a timespec. */
+static void
+rr_dg_last(struct stream_io *io, uint64_t now)
+{
+	io->dg.last.tv_sec = (time_t)(now / 1000000000u);
+	io->dg.last.tv_nsec = (long)(now % 1000000000u);
+}
+
+/*
+ * An answer of n bytes (its whole length) come at now: its bytes are
+ * counted when it is one of this stream's answers, in time or late.
+ */
+static int
+rr_dg_take(struct stream_io *io, ssize_t n, uint64_t now)
+{
+	struct stream_rr *rr = &io->rr;
+	struct dgram_hdr h;
+	uint64_t lat;
+	int rc;
+
+	if (!rr_dg_ours(io, io->buf + rr->req, (size_t)n < rr->resp ?
+	    (size_t)n : rr->resp, &h)) {
+		io->dg.stray++;
+		return 0;
+	}
+	if (h.kind == DGRAM_ACK)	/* a hello's answer, again */
+		return 0;
+	if ((size_t)n != rr->resp || h.kind != DGRAM_DATA) {
+		io->dg.stray++;
+		return 0;
+	}
+	rc = rrslots_answer(rr->slots, h.seq, now, &lat);
+	if (rc != RRSLOTS_STRAY && stream_io_count(io, n) == -1) {
+		io->what = "awaiting an answer";
+		return -1;
+	}
+	if (rc != RRSLOTS_ANSWERED)
+		return 0;
+	lathist_add(rr->hist, lat);
+	if (rr->slice != NULL) {	/* -i: uncontended but at a slice */
+		pthread_mutex_lock(&rr->lock);
+		lathist_add(rr->slice, lat);
+		pthread_mutex_unlock(&rr->lock);
+	}
+	stream_bump(&rr->trans);
+	rr_dg_last(io, now);
+	return 0;
+}
+
+/* One answer awaited, or a slice of the timeout; expired ones lost. */
+static int
+rr_dg_await(struct stream_io *io)
+{
+	struct stream_rr *rr = &io->rr;
+	uint64_t now;
+	ssize_t n;
+
+	n = recv(io->fd, io->buf + rr->req, rr->resp, MSG_TRUNC);
+	now = monotime_ns();
+	if (n >= 0) {
+		if (rr_dg_take(io, n, now) == -1)
+			return -1;
+	} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+	    errno != ECONNREFUSED) {
+		io->what = "awaiting an answer";
+		return -1;
+	}
+	rrslots_expire(rr->slots, now);
+	return 0;
+}
+
+int
+rr_dg_ask(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
+{
+	struct stream_rr *rr = &io->rr;
+
+	(void)nbuf;		/* params_check: no -n with --rr */
+	while (atomic_load_explicit(stop, memory_order_relaxed) ==
+	    STREAM_RUNNING) {
+		if (rr_dg_fill(io, monotime_ns()) == -1 ||
+		    rr_dg_await(io) == -1)
+			return -1;
+	}
+	if (atomic_load(stop) == STREAM_STOP_ABORT)
+		return 0;
+	while (rr->slots->inflight > 0)	/* answered or lost in time */
+		if (rr_dg_await(io) == -1)
+			return -1;
+	return 0;
+}
+
+int
+rr_dg_answer_open(struct stream_io *io, char *err, size_t errlen)
+{
+	if (rr_answer_open(io, err, errlen) == -1)
+		return -1;
+	rr_dg_header(io, io->buf + io->rr.req);
+	if (sock_set_rcvtimeo(io->fd, RR_DG_SLICE_MS) == -1) {
+		snprintf(err, errlen, "setsockopt SO_RCVTIMEO: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A request of n bytes (its whole length): answered when it is one. */
+static int
+rr_dg_reply(struct stream_io *io, ssize_t n)
+{
+	struct stream_rr *rr = &io->rr;
+	char *ans = io->buf + rr->req;
+	struct dgram_hdr h = { .kind = DGRAM_DATA };
+	ssize_t w;
+
+	if (!rr_dg_ours(io, io->buf, (size_t)n < rr->req ? (size_t)n :
+	    rr->req, &h) || (h.kind == DGRAM_DATA && (size_t)n != rr->req)) {
+		io->dg.stray++;
+		return 0;
+	}
+	if (h.kind == DGRAM_END)
+		io->dg.ended = 1;
+	if (h.kind != DGRAM_DATA)
+		return 0;	/* END, or a hello sent again */
+	rr->taken++;
+	if (stream_io_count(io, n) == -1) {
+		io->what = "reading a request";
+		return -1;
+	}
+	dgram_stamp((uint8_t *)ans, h.seq, h.send_ns);
+	while ((w = send(io->fd, ans, rr->resp, 0)) == -1 && errno == EINTR)
+		continue;
+	if (w > 0) {
+		if (stream_io_count(io, w) == -1) {
+			io->what = "answering";
+			return -1;
+		}
+		stream_bump(&rr->trans);
+		rr_dg_last(io, monotime_ns());
+	} else if (errno == ENOBUFS || errno == EAGAIN)
+		io->dg.enobufs++;	/* the asker counts it lost */
+	else if (errno == ECONNREFUSED)
+		io->dg.refused++;
+	else {
+		io->what = "answering";
+		return -1;
+	}
+	return 0;
+}
+
+int
+rr_dg_answer(struct stream_io *io)
+{
+	struct stream_rr *rr = &io->rr;
+	int idle_ms = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(io->fd, io->buf, rr->req, MSG_TRUNC);
+		if (n >= 0) {
+			idle_ms = 0;
+			if (rr_dg_reply(io, n) == -1)
+				return -1;
+			if (io->dg.ended || atomic_load_explicit(io->dg.stop,
+			    memory_order_relaxed) != STREAM_RUNNING)
+				return 0;
+			continue;
+		}
+		if (atomic_load(io->dg.stop) != STREAM_RUNNING)
+			return 0;
+		if (errno == EINTR || errno == ECONNREFUSED)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			io->what = "reading a request";
+			return -1;
+		}
+		/* An asker whose requests were all lost waits a timeout. */
+		if ((idle_ms += RR_DG_SLICE_MS) >= io->silent_ms +
+		    (int)rr->timeout_ms) {
+			io->what = "awaiting a request";
+			return -1;	/* errno EAGAIN: "peer silent" */
+		}
+	}
+}
