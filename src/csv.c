@@ -42,6 +42,8 @@ static const char *const csv_result_cols[] = {
 	"rr_tx_irq_per_trans", "rr_tx_softirq_per_trans",
 	"rr_rx_cpu_us_per_trans", "rr_rx_host_cpu_us_per_trans",
 	"rr_rx_irq_per_trans", "rr_rx_softirq_per_trans",
+	/* -u --rr: the asker's timeout, requests, lost and late answers */
+	"rr_timeout_ms", "rr_requests", "rr_lost", "rr_late",
 	/* --bidir: the reverse direction's delivered figures */
 	"rev_bytes", "rev_seconds", "rev_mbps", "rev_megabytes",
 	"rev_retransmits", "rev_udp_lost",
@@ -233,6 +235,8 @@ csv_rr(FILE *fp, const struct gb_result *r)
 {
 	static const double pcts[] = { 50, 90, 99, 99.9 };
 	const struct lathist *h = &r->latency;
+	/* -u: the asking end's counts (the listener's lost and late are 0). */
+	const struct gb_rr *u = &r->sender.rr;
 	struct gb_rr_figures f;
 	int lat = r->has_latency && h->count > 0;
 	size_t i;
@@ -248,6 +252,10 @@ csv_rr(FILE *fp, const struct gb_result *r)
 	csv_real(fp, lat, (double)h->max / 1000.0);
 	csv_cost(fp, &f.ask);
 	csv_cost(fp, &f.answer);
+	csv_uint(fp, u->has && u->has_udp, u->timeout_ms);
+	csv_uint(fp, u->has && u->has_udp, u->requests);
+	csv_uint(fp, u->has && u->has_udp, u->lost);
+	csv_uint(fp, u->has && u->has_udp, u->late);
 }
 
 /* One end's figures, in csv_side_cols order; all empty if it has none. */

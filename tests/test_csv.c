@@ -41,7 +41,8 @@
 	"rr_tx_cpu_us_per_trans,rr_tx_host_cpu_us_per_trans,"		\
 	"rr_tx_irq_per_trans,rr_tx_softirq_per_trans,"			\
 	"rr_rx_cpu_us_per_trans,rr_rx_host_cpu_us_per_trans,"		\
-	"rr_rx_irq_per_trans,rr_rx_softirq_per_trans,"			\
+	"rr_rx_irq_per_trans,rr_rx_softirq_per_trans,rr_timeout_ms,"	\
+	"rr_requests,rr_lost,rr_late,"					\
 	"rev_bytes,rev_seconds,rev_mbps,rev_megabytes,rev_retransmits,"	\
 	"rev_udp_lost,"
 
@@ -234,7 +235,7 @@ test_row_full(void **state)
 {
 	static const char want[] = "1,2,9000,"
 	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,tcp,,,,,,0,"
-	    "1175000000,10,940,1120.56732,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+	    "1175000000,10,940,1120.56732,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    /* 7 udp_ and 17 rr columns: empty */
 	    "1175000000,10,940.1,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "40500,811000,0.05,0.25,1000,2000,,16384,262144,524288,3,210,10,"
@@ -374,7 +375,7 @@ test_row_failed(void **state)
 	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
 	    "1,0,0,0,0,1500,,tcp,,,,,,0%.*s\"connect to 10.0.0.2 port 5001: "
 	    "refused, \"\"peer\"\" said\r\nno\",2026-12-02T08:00:00.000250Z,"
-	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 17 + 6 + 2 * 36 + 1 + 1,
+	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 21 + 6 + 2 * 36 + 1 + 1,
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
@@ -521,6 +522,22 @@ test_row_rr(void **state)
 			fail_msg("%s is %s, want %s .. +3.125 %%",
 			    cells[i].col, v, cells[i].want);
 	}
+	assert_string_equal(field(&hdr, &row, "rr_lost"), "");
+	/* -u --rr: the asker's timeout and counts. */
+	r->sender.rr.has_udp = 1;
+	r->sender.rr.timeout_ms = 100;
+	r->sender.rr.requests = 1010;
+	r->sender.rr.lost = 10;
+	r->sender.rr.late = 2;
+	free(got);
+	record_free(&row);
+	got = render(&s, 0, 1, 0, &p, NULL, r, NULL);
+	cur = got;
+	record_read(&cur, &row);
+	assert_string_equal(field(&hdr, &row, "rr_timeout_ms"), "100");
+	assert_string_equal(field(&hdr, &row, "rr_requests"), "1010");
+	assert_string_equal(field(&hdr, &row, "rr_lost"), "10");
+	assert_string_equal(field(&hdr, &row, "rr_late"), "2");
 	record_free(&hdr);
 	record_free(&row);
 	free(h);
