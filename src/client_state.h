@@ -38,6 +38,9 @@ struct client {
 	struct gb_result		*r;
 	unsigned			 shown;	/* interval lines printed */
 	uint8_t				 dg_token[DGRAM_TOKEN_LEN];	/* -u */
+	/* --crr: where each transaction connects, each stream's message */
+	struct xfer_crr			 crr;
+	uint8_t				*crr_msg[GB_MAX_STREAMS];
 };
 
 void	client_trace(const struct client *, const char *what,

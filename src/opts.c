@@ -88,6 +88,7 @@ static const struct option opts_long[] = {
 	{ "request-size", required_argument,	NULL,	OPT_REQ_SIZE },
 	{ "response-size", required_argument,	NULL,	OPT_RESP_SIZE },
 	{ "rr",		no_argument,		NULL,	OPT_RR },
+	{ "crr",	no_argument,		NULL,	OPT_CRR },
 	{ "rr-burst",	required_argument,	NULL,	OPT_RR_BURST },
 	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
 	{ "restore",	no_argument,		NULL,	OPT_RESTORE },
@@ -285,7 +286,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
 		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
-		OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
+		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
 	};
 	size_t i, len = strlen(st->client_only);
 
@@ -482,6 +483,9 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		break;
 	case OPT_RR:	/* opts_check sets -D with it */
 		o->params.rr = 1;
+		break;
+	case OPT_CRR:	/* a kind of --rr, which it implies */
+		o->params.rr = o->params.crr = 1;
 		break;
 	case OPT_FORCE_BUFS:
 		o->params.force_bufs = 1;

@@ -100,7 +100,8 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 }
 
 /*
- * --cport N: stream i binds N + i, within the ports.  --rr's sizes and
+ * --cport N: stream i binds N + i, within the ports (not with --crr,
+ * whose every transaction needs a new port).  --rr's sizes and
  * burst need --rr, which runs one test.  --json-stream follows one test,
  * not the many of a sweep.
  */
@@ -119,6 +120,13 @@ opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 		    o->params.req_size != 0 ? "--request-size" :
 		    o->params.resp_size != 0 ? "--response-size" : "--rr-burst");
 		return opts_error(st, "needs --rr");
+	}
+	if (o->params.crr && (o->params.rr_burst != 0 || o->cport != 0)) {
+		snprintf(st->name, sizeof(st->name), "%s",
+		    o->params.rr_burst != 0 ? "--rr-burst" : "--cport");
+		return opts_error(st, "cannot be used with --crr (%s)",
+		    o->params.rr_burst != 0 ? "one transaction a connection" :
+		    "each transaction connects from a new port");
 	}
 	if (o->params.rr && (o->sweep.naxes > 0 || o->repeat > 1 ||
 	    o->conf_level > 0 || o->csv_path != NULL ||

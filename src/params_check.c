@@ -68,8 +68,17 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	const char *no = NULL;
 
+	if (p->crr && !p->rr) {
+		snprintf(err, errlen, "--crr is a kind of --rr: rr is not set");
+		return -1;
+	}
 	if (!p->rr)
 		return 0;
+	if (p->crr && params_rr_size(p->rr_burst) > 1) {
+		snprintf(err, errlen, "--rr-burst cannot be used with --crr (one "
+		    "transaction a connection): %u", p->rr_burst);
+		return -1;
+	}
 	if (p->udp)
 		no = "-u (TCP only in this version)";
 	else if (p->direction != GB_DIR_CLIENT_SENDS)

@@ -11,6 +11,7 @@
  *			arrival time (SO_TIMESTAMPNS); --gro: each message
  *			a train the kernel coalesced (UDP_GRO)
  *	rr_answer	--rr: a request read, answered (stream_rr.c)
+ *	crr_answer	--crr: the same on each connection handed over
  *
  * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
  * whole-buffer read from outwaiting a silent peer, and the end of a
@@ -458,6 +459,8 @@ static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
 	[GB_PATH_RECVMMSG] =		{ dg_open, dg_recv, dg_end },
 	[GB_PATH_GRO] =			{ dg_open, dg_recv, dg_end },
 	[GB_PATH_RR_ANSWER] =		{ rr_answer_open, rr_answer,
+					  shut_write },
+	[GB_PATH_CRR_ANSWER] =		{ crr_answer_open, crr_answer,
 					  shut_write },
 };
 

@@ -9,6 +9,7 @@
  *	gso		header (dgram.h), paced to -R; --gso: in one send()
  *			that the kernel cuts (sender_dgram.c has these)
  *	rr_ask		--rr: a request sent, its answer awaited (stream_rr.c)
+ *	crr_ask		--crr: the same on a new connection each time
  *
  * and the end of a stream: the write side shut down after the last
  * buffer, the wait for the receiver's FIN, -Z's last completions.  It
@@ -431,6 +432,7 @@ static const struct sender_path sender_paths[GB_PATH_COUNT] = {
 	[GB_PATH_GSO] =		{ sender_gso_open, sender_dg_send,
 				  sender_dg_finish },
 	[GB_PATH_RR_ASK] =	{ rr_ask_open, rr_ask, fin_wait },
+	[GB_PATH_CRR_ASK] =	{ crr_ask_open, crr_ask, fin_wait },
 };
 
 int

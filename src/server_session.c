@@ -34,6 +34,8 @@
  *             v                                    v
  *           finish: result sent, report_cb, END (a once listener stops)
  *
+ *   RUNNING --data connection--> RUNNING: with --crr and the test's
+ *   token, a transaction's connection to its stream's thread; else closed
  *   RUNNING --xfer done, a stream failed--> error sent, END
  *   RUNNING, GOT_DONE --failure--> ABORTING (xfer_abort) --xfer done--> END
  *   every other state --failure--> END.  A failure is: an unexpected or
@@ -291,6 +293,24 @@ h_dgram(struct session *ss, struct session_arg *a)
 	return session_start(ss);	/* the greeter stays: strays */
 }
 
+/*
+ * A token seen on the wire is no use from another host: pc, from
+ * another address than the test's, is dropped (-1).
+ */
+static int
+data_from_peer(struct session *ss, struct pconn *pc)
+{
+	char err[GB_ERR_LEN];
+
+	if (strcmp(pc->peer, ss->result->peer) == 0)
+		return 0;
+	snprintf(err, sizeof(err), "data connection from %s, not from the "
+	    "test's address %s: closed", pc->peer, ss->result->peer);
+	server_log(ss->srv, 0, pc->peer, err);
+	pending_drop(pc);
+	return -1;
+}
+
 /* SE_DATA while accepted: one more stream, the last one starts. */
 static enum session_state
 h_data(struct session *ss, struct session_arg *a)
@@ -306,15 +326,8 @@ h_data(struct session *ss, struct session_arg *a)
 	if (pc == NULL)
 		return h_dgram(ss, a);
 	fd = pc->fd;
-	/* A token seen on the wire is no use from another host. */
-	if (strcmp(pc->peer, ss->result->peer) != 0) {
-		snprintf(err, sizeof(err), "data connection from %s, not from "
-		    "the test's address %s: closed", pc->peer,
-		    ss->result->peer);
-		server_log(ss->srv, 0, pc->peer, err);
-		pending_drop(pc);
+	if (data_from_peer(ss, pc) == -1)
 		return ss->state;
-	}
 	pending_take(pc);
 	if (sock_set_nonblock(fd, 0) == -1 ||
 	    sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == -1) {
@@ -324,6 +337,44 @@ h_data(struct session *ss, struct session_arg *a)
 	ss->fds[m->stream] = fd;
 	if (++ss->nfds == ss->p.streams)
 		return session_start(ss);
+	return ss->state;
+}
+
+/*
+ * SE_DATA while running: with --crr, a transaction's connection, to its
+ * stream's answering thread (stream_rr.c says why this way).  It passed
+ * pending.c's deadline and caps as any new connection; its token and
+ * address are checked as at the handshake.  One a stream waits at most:
+ * the asker has one transaction in flight, so a second is not its.
+ */
+static enum session_state
+h_crr(struct session *ss, struct session_arg *a)
+{
+	const struct proto_msg *m = a->m;
+	struct pconn *pc = a->pc;
+	char err[GB_ERR_LEN];
+	int fd;
+
+	if (!ss->p.crr || pc == NULL ||
+	    !session_token_equal(m->token, ss->token) ||
+	    m->stream >= ss->p.streams)
+		return h_data_refused(ss, a);
+	if (data_from_peer(ss, pc) == -1)
+		return ss->state;
+	fd = pending_take(pc);
+	snprintf(err, sizeof(err), "a --crr connection: %s", strerror(errno));
+	if (sock_set_nonblock(fd, 0) == -1 ||
+	    sock_set_timeouts(fd, (int)ss->srv->lim->silent_ms) == -1 ||
+	    sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == -1) {
+		close(fd);
+		return session_fail(ss, err);
+	}
+	if (xfer_crr_give(ss->x, m->stream, fd) == -1) {
+		snprintf(err, sizeof(err), "--crr connection for stream %u "
+		    "while its last one waits: closed", m->stream);
+		server_log(ss->srv, 1, ss->result->peer, err);
+		close(fd);
+	}
 	return ss->state;
 }
 
@@ -399,7 +450,7 @@ static const session_fn SESSION_TABLE[SS_NSTATES][SE_NEVENTS] = {
 			h_stop },
 	[SS_RUNNING] = {
 			IGN,     h_unexpected, h_done_early, h_unexpected,
-			h_lost,  h_data_refused, h_xfer_done, h_late_figures,
+			h_lost,  h_crr,        h_xfer_done,  h_late_figures,
 			h_stop },
 	[SS_GOT_DONE] = {
 			IGN,     h_unexpected, h_unexpected, h_unexpected,

@@ -121,13 +121,15 @@ zerocopy(const struct gb_zerocopy *z)
 	    "copied", member_jint(z->copied));
 }
 
-/* --rr: the transactions, or null. */
+/* --rr: the transactions (and --crr's connections), or null. */
 static json_t *
 rr(const struct gb_rr *t)
 {
 	if (!t->has)
 		return json_null();
-	return json_pack("{s:I}", "transactions", member_jint(t->transactions));
+	return json_pack("{s:I, s:I}", "transactions",
+	    member_jint(t->transactions), "connections",
+	    member_jint(t->connections));
 }
 
 /* -u: the kernel's counts on this end's host, or null. */

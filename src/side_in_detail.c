@@ -252,7 +252,7 @@ zerocopy(struct side_in *in, const json_t *j, struct gb_zerocopy *z)
 	return 0;
 }
 
-/* --rr's count: null, or the transactions. */
+/* --rr's counts: null, or the transactions and --crr's connections. */
 static int
 rr(struct side_in *in, const json_t *j, struct gb_rr *t)
 {
@@ -261,8 +261,11 @@ rr(struct side_in *in, const json_t *j, struct gb_rr *t)
 	if ((t->has = side_member_object(in, j, "rr", SIDE_WANT_ANY,
 	    &o)) != 1)
 		return t->has;
-	return side_member_uint(in, o, "transactions", UINT64_MAX,
-	    SIDE_WANT_VALUE, &t->transactions) == -1 ? -1 : 0;
+	if (side_member_uint(in, o, "transactions", UINT64_MAX,
+	    SIDE_WANT_VALUE, &t->transactions) == -1)
+		return -1;
+	return side_member_uint(in, o, "connections", UINT64_MAX,
+	    SIDE_WANT_VALUE, &t->connections) == -1 ? -1 : 0;
 }
 
 /* A member of struct gb_udp that is a count: its key and its place. */

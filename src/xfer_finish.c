@@ -68,6 +68,7 @@ xfer_rr_figures(const struct xfer *x, struct gb_side *side,
 	for (i = 0; i < x->n; i++) {
 		rr = &x->s[i].io.rr;
 		side->rr.transactions += atomic_load(&rr->trans);
+		side->rr.connections += atomic_load(&rr->crr.conns);
 		if (r != NULL && x->is_tx && rr->hist != NULL)
 			lathist_merge(&r->latency, rr->hist);
 	}

@@ -15,14 +15,27 @@
               its count), the client's P50 <= P99 <= max by slice, the
               listener's slice of each as "peer"; the text lines in
               trans/s with the percentiles and the other end's rate.
+  crr         --crr (a connection a transaction), -P 2: both ends count
+              the same transactions, and each end as many connections as
+              transactions (the listener counts the connections it took
+              into the test and answered, one transaction each, or the
+              test fails); bytes, one latency a transaction, percentiles
+              ordered, the text lines; result.rr.crr by the JSON parser.
+  strangers   while a --crr test runs: a connection that is not
+              gigebench, one with a data message of an unknown token
+              (and a request after it), and a silent one are each closed
+              without an answer (the silent one by --handshake-timeout),
+              a second client is refused as busy (exit 3); the test ends
+              well, its counts equal on both ends.
   refusals    answers larger than requests from a listener without
               --allow-reverse: exit 3, and the listener says why; -u, -n,
               --omit with --rr and --request-size without it: exit 2; a
-              burst over 128 KiB in flight: exit 2.
+              burst over 128 KiB in flight: exit 2; --crr with
+              --rr-burst, --cport, -u or -r: exit 2.
 
     GIGEBENCH=build/gigebench python3 tests/rr.py
 
-About 10 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
+About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 "N passed, M failed"; exits 1 when a check failed.
 """
 
@@ -30,8 +43,11 @@ import json
 import os
 import re
 import shutil
+import socket
+import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
@@ -150,6 +166,110 @@ def case_intervals(tmp):
               r"%RX$", l) for l in out), "\n".join(out))
 
 
+def case_crr(tmp):
+    lst = gbpeer.Listener(tmp, "--allow-reverse", probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--crr", "-T", "1", "-P", "2",
+                          "--request-size", "100", "--response-size",
+                          "200", "-J")
+        t = gbpeer.client(lst.port, "--crr", "-T", "0.5")
+    finally:
+        lst.stop()
+    if not check("crr: the tests run", r.rc == 0 and t.rc == 0,
+                 r.why() + t.why()):
+        return
+    res = json.loads(r.out)["result"]
+    rr = res.get("rr") or {}
+    lat = rr.get("latency") or {}
+    n = rr.get("transactions", 0)
+    snd, rcv = res["sender"], res["receiver"]
+    check("crr: result.rr.crr is true, burst 1",
+          rr.get("crr") is True and rr.get("burst") == 1, str(rr)[:200])
+    check("crr: both ends count the same transactions",
+          n > 50 and snd["rr"]["transactions"] == n and
+          rcv["rr"]["transactions"] == n,
+          "%s %s %s" % (n, snd.get("rr"), rcv.get("rr")))
+    check("crr: a connection a transaction, counted on each end",
+          snd["rr"]["connections"] == n and rcv["rr"]["connections"] == n,
+          "%s %s %s" % (n, snd.get("rr"), rcv.get("rr")))
+    check("crr: each end's bytes are its requests and answers",
+          snd["bytes"] == n * 300 and rcv["bytes"] == n * 300,
+          "%d %d %d" % (snd["bytes"], rcv["bytes"], n * 300))
+    keys = ["min_us", "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us"]
+    vals = [lat.get(k, -1) for k in keys]
+    check("crr: one latency a transaction, min <= P50 <= ... <= max",
+          lat.get("count") == n and vals == sorted(vals) and vals[0] > 0
+          and sum(x[2] for x in lat.get("buckets_ns", [])) == n, str(vals))
+    check("crr: the data paths are crr_ask and crr_answer",
+          snd.get("data_path") == "crr_ask" and
+          rcv.get("data_path") == "crr_answer",
+          "%s %s" % (snd.get("data_path"), rcv.get("data_path")))
+    out = [l for l in t.out.splitlines() if l]
+    check("crr: the text says crr, and the connections",
+          out[0].startswith("gigebench-t: crr request=1 response=1 burst=1 ")
+          and any(re.match(r"^gigebench-[tr]: rr (\d+) transactions in "
+                           r"[\d.]+ s = [\d.]+ /s, request 1 B, answer 1 B, "
+                           r"burst 1, \1 connections$", l) for l in out) and
+          re.match(r"^ *[\d.]+ trans/s P50 [\d.]+ us P99 ", out[-1]),
+          "\n".join(out))
+
+
+def stranger_closed(port, payload, wait):
+    """Connects, sends payload; True when the listener closes the
+    connection within wait seconds without a byte of an answer."""
+    s = socket.create_connection(("127.0.0.1", port), 2)
+    try:
+        s.sendall(payload)
+        s.settimeout(wait)
+        got = b""
+        while True:
+            b = s.recv(4096)
+            if not b:
+                return b"g" not in got
+            got += b
+    except (socket.timeout, OSError) as e:
+        return isinstance(e, ConnectionResetError)
+    finally:
+        s.close()
+
+
+def case_strangers(tmp):
+    lst = gbpeer.Listener(tmp, "--handshake-timeout", "1", probe="ss")
+    try:
+        c = gbpeer.client_start(lst.port, "--crr", "-T", "3", "-J")
+        time.sleep(0.8)
+        # The first refusal from a source is logged (then one a minute).
+        tok = stranger_closed(lst.port, gbpeer.frame(4, {
+            "token": "0123456789abcdef" * 2, "stream": 0}) + b"g", 2)
+        junk = stranger_closed(lst.port, b"GET / HTTP/1.0\r\n\r\n", 2)
+        t0 = time.monotonic()
+        silent = stranger_closed(lst.port, b"", 3)
+        silent_s = time.monotonic() - t0
+        busy = gbpeer.client(lst.port, "--crr", "-T", "0.3")
+        r = gbpeer.client_wait(c, 15)
+        log = lst.log()
+        alive = lst.alive()
+    finally:
+        lst.stop()
+    check("strangers: not gigebench: closed, no answer", junk)
+    check("strangers: a data message of an unknown token: closed, no "
+          "answer", tok and "unknown token" in log, log[-400:])
+    check("strangers: a silent one: closed by --handshake-timeout",
+          silent and 0.8 < silent_s < 2.5, "%s %.2f s" % (silent, silent_s))
+    check("strangers: a second client: refused as busy (exit 3)",
+          busy.rc == 3 and "busy" in busy.err, busy.why())
+    if not check("strangers: the test ends well, the listener lives",
+                 r.rc == 0 and alive, r.why(300)):
+        return
+    res = json.loads(r.out)["result"]
+    n = res["rr"]["transactions"]
+    check("strangers: the counts are equal on both ends",
+          n > 0 and res["sender"]["rr"]["transactions"] == n and
+          res["receiver"]["rr"]["transactions"] == n and
+          res["receiver"]["rr"]["connections"] == n,
+          "%s %s" % (res["sender"]["rr"], res["receiver"]["rr"]))
+
+
 def case_refusals(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     try:
@@ -170,6 +290,21 @@ def case_refusals(tmp):
         u = gbpeer.client(port, "--rr", *args)
         check("refusals: --rr %s: exit 2, says why" % " ".join(args),
               u.rc == 2 and what in u.err, u.why())
+    for args, what in ((["--rr-burst", "2"], "--rr-burst: cannot be used "
+                        "with --crr"),
+                       (["--cport", "30000"], "--cport: cannot be used "
+                        "with --crr"),
+                       (["-u"], "-u"), (["-r"], "-r")):
+        argv = ["--crr"] + args
+        if args == ["-r"]:	# the connecting side receives: -r HOST
+            p = subprocess.run([gbpeer.GB, "-r", gbpeer.HOST, "-p",
+                                str(port), "--crr"], capture_output=True,
+                               timeout=10)
+            u = gbpeer.Result(p.returncode, "", p.stderr.decode(), 0)
+        else:
+            u = gbpeer.client(port, *argv)
+        check("refusals: %s: exit 2, says why" % " ".join(argv),
+              u.rc == 2 and what in u.err, u.why())
     p = gbpeer.client(port, "--request-size", "10")
     check("refusals: --request-size without --rr: exit 2",
           p.rc == 2 and "needs --rr" in p.err, p.why())
@@ -181,6 +316,8 @@ def main():
         case_counts(tmp)
         case_text(tmp)
         case_intervals(tmp)
+        case_crr(tmp)
+        case_strangers(tmp)
         case_refusals(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

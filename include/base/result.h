@@ -216,6 +216,8 @@ struct gb_zerocopy {
 struct gb_rr {
 	int		has;
 	uint64_t	transactions;
+	/* --crr: connections made (asker) or answered (listener), else 0 */
+	uint64_t	connections;
 };
 
 struct gb_udp {
