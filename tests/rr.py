@@ -21,6 +21,9 @@
               into the test and answered, one transaction each, or the
               test fails); bytes, one latency a transaction, percentiles
               ordered, the text lines; result.rr.crr by the JSON parser.
+  psk         --crr with --psk (the token is derived from the key) and
+              -P 4, answers larger than requests (a keyed test may):
+              counts and connections equal on both ends.
   strangers   while a --crr test runs: a connection that is not
               gigebench, one with a data message of an unknown token
               (and a request after it), and a silent one are each closed
@@ -214,6 +217,28 @@ def case_crr(tmp):
           "\n".join(out))
 
 
+def case_crr_psk(tmp):
+    key = os.path.join(tmp, "key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(24).hex().encode() + b"\n")
+    os.chmod(key, 0o600)
+    lst = gbpeer.Listener(tmp, "--psk", key, probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--crr", "-T", "0.5", "-P", "4",
+                          "--response-size", "2K", "--psk", key, "-J")
+    finally:
+        lst.stop()
+    if not check("psk: the keyed --crr test runs", r.rc == 0, r.why()):
+        return
+    res = json.loads(r.out)["result"]
+    n = res["rr"]["transactions"]
+    check("psk: counts and connections equal on both ends",
+          n > 10 and all(res[e]["rr"] == {"transactions": n,
+                                          "connections": n}
+                         for e in ("sender", "receiver")),
+          "%s %s" % (res["sender"]["rr"], res["receiver"]["rr"]))
+
+
 def stranger_closed(port, payload, wait):
     """Connects, sends payload; True when the listener closes the
     connection within wait seconds without a byte of an answer."""
@@ -317,6 +342,7 @@ def main():
         case_text(tmp)
         case_intervals(tmp)
         case_crr(tmp)
+        case_crr_psk(tmp)
         case_strangers(tmp)
         case_refusals(tmp)
     finally:
