@@ -131,7 +131,8 @@ opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 	if (o->params.rr && (o->sweep.naxes > 0 || o->repeat > 1 ||
 	    o->conf_level > 0 || o->csv_path != NULL ||
 	    o->plot_path != NULL)) {
-		snprintf(st->name, sizeof(st->name), "--rr");
+		snprintf(st->name, sizeof(st->name), "%s", o->params.crr ?
+		    "--crr" : "--rr");
 		return opts_error(st, "cannot be used with a sweep, --repeat, "
 		    "--confidence, --csv or --plot in this version");
 	}

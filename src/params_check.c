@@ -102,7 +102,8 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 	}
 	if (no == NULL)
 		return 0;
-	snprintf(err, errlen, "--rr cannot be used with %s", no);
+	snprintf(err, errlen, "%s cannot be used with %s", p->crr ? "--crr" :
+	    "--rr", no);
 	return -1;
 }
 
