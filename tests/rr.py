@@ -34,7 +34,8 @@
               --allow-reverse: exit 3, and the listener says why; -u, -n,
               --omit with --rr and --request-size without it: exit 2; a
               burst over 128 KiB in flight: exit 2; --crr with
-              --rr-burst, --cport, -u or -r: exit 2.
+              --rr-burst, --cport, -u or -r: exit 2; --crr of more
+              streams than the listener's --max-pending-source: exit 3.
 
     GIGEBENCH=build/gigebench python3 tests/rr.py
 
@@ -330,6 +331,16 @@ def case_refusals(tmp):
             u = gbpeer.client(port, *argv)
         check("refusals: %s: exit 2, says why" % " ".join(argv),
               u.rc == 2 and what in u.err, u.why())
+    lst = gbpeer.Listener(tmp, "--max-pending-source", "2", probe="ss")
+    try:
+        c = gbpeer.client(lst.port, "--crr", "-T", "0.3", "-P", "3")
+        ok = gbpeer.client(lst.port, "--crr", "-T", "0.3", "-P", "2")
+    finally:
+        lst.stop()
+    check("refusals: --crr -P 3 to a listener of --max-pending-source 2: "
+          "exit 3, says why; -P 2 runs", c.rc == 3 and
+          "--max-pending-source" in c.err and ok.rc == 0,
+          c.why() + ok.why())
     p = gbpeer.client(port, "--request-size", "10")
     check("refusals: --request-size without --rr: exit 2",
           p.rc == 2 and "needs --rr" in p.err, p.why())
