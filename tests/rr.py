@@ -30,6 +30,13 @@
               without an answer (the silent one by --handshake-timeout),
               a second client is refused as busy (exit 3); the test ends
               well, its counts equal on both ends.
+  thief       a hand-made --crr client (tests/lib/gbhello.py's hello)
+              with its token: a transaction by hand is answered; the
+              same token from another address of this host
+              (127.0.0.2), for a stream the test has not, or a third
+              connection of a stream (one answered, one waiting) is
+              closed without an answer; the two kept are answered in
+              turn, and a real test runs after it.
   refusals    answers larger than requests from a listener without
               --allow-reverse: exit 3, and the listener says why; -u, -n,
               --omit with --rr and --request-size without it: exit 2; a
@@ -55,6 +62,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbhello  # noqa: E402
 import gbpeer  # noqa: E402
 from gbpeer import check  # noqa: E402
 
@@ -296,6 +304,86 @@ def case_strangers(tmp):
           "%s %s" % (res["sender"]["rr"], res["receiver"]["rr"]))
 
 
+def recv_msg(s):
+    """One control message from s: (type, body as JSON)."""
+    def exact(n):
+        b = b""
+        while len(b) < n:
+            c = s.recv(n - len(b))
+            if not c:
+                raise ConnectionError("closed")
+            b += c
+        return b
+    hdr = exact(12)
+    return hdr[5], json.loads(exact(int.from_bytes(hdr[8:12], "big")))
+
+
+def crr_conn(port, token, stream, src=None):
+    """A --crr transaction's connection: the data message sent."""
+    s = socket.socket()
+    if src is not None:
+        s.bind((src, 0))
+    s.settimeout(3)
+    s.connect((gbpeer.HOST, port))
+    s.sendall(gbpeer.frame(4, {"token": token, "stream": stream}))
+    return s
+
+
+def answered(s, request=b"g"):
+    """Sends the request on s; True when the one-byte answer comes."""
+    try:
+        s.sendall(request)
+        return s.recv(1) == b"g"
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def case_thief(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    ctl, keep = None, []
+    try:
+        ctl = socket.create_connection((gbpeer.HOST, lst.port), 3)
+        ctl.settimeout(3)
+        ctl.sendall(gbpeer.frame(1, {
+            "program": "gigebench", "version": "1",
+            "params": gbhello.params(rr=True, crr=True, nodelay=True,
+                                     streams=2, duration_ms=3000)}))
+        typ, acc = recv_msg(ctl)
+        tok = acc.get("token", "")
+        for i in (0, 1):
+            keep.append(socket.create_connection((gbpeer.HOST, lst.port)))
+            keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": i}))
+        start = recv_msg(ctl)[0]
+        if not check("thief: the hand-made --crr client is accepted and "
+                     "started", typ == 2 and start == 5, str(acc)):
+            return
+        check("thief: a transaction by hand is answered",
+              answered(crr_conn(lst.port, tok, 0)))
+        check("thief: the token from 127.0.0.2: closed, no answer",
+              not answered(crr_conn(lst.port, tok, 0, "127.0.0.2")))
+        check("thief: stream 2 of a test of 2: closed, no answer",
+              not answered(crr_conn(lst.port, tok, 2)))
+        first = crr_conn(lst.port, tok, 1)    # answering thread takes it
+        time.sleep(0.2)
+        second = crr_conn(lst.port, tok, 1)   # waits for the thread
+        time.sleep(0.2)
+        check("thief: a third connection of one stream: closed, no "
+              "answer", not answered(crr_conn(lst.port, tok, 1)))
+        check("thief: the one answered and the one waiting are answered "
+              "in turn", answered(first) and answered(second))
+    finally:
+        for s in keep + ([ctl] if ctl else []):
+            s.close()
+    time.sleep(0.3)
+    try:
+        r = gbpeer.client(lst.port, "--crr", "-T", "0.3")
+    finally:
+        lst.stop()
+    check("thief: a real --crr test runs after it", r.rc == 0, r.why())
+
+
 def case_refusals(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     try:
@@ -355,6 +443,7 @@ def main():
         case_crr(tmp)
         case_crr_psk(tmp)
         case_strangers(tmp)
+        case_thief(tmp)
         case_refusals(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
