@@ -229,8 +229,13 @@ rr_answer(struct stream_io *io)
  *
  * The stream's connection from the handshake stays open and silent: its
  * FIN (the asker's fin_wait) is how the answerer learns the test is over,
- * and xfer_abort's shutdown of it wakes the answerer.  The asker closes
- * each connection first, so TIME_WAIT lands on it, as in netperf.
+ * and xfer_abort's shutdown of it wakes an answerer that waits for a
+ * connection (one inside a transaction ends with it, or after silent_ms).
+ * The asker closes each connection first, so TIME_WAIT lands on it, as
+ * in netperf; the answerer waits for that FIN before it closes.  On
+ * loopback Linux reuses those ports (net.ipv4.tcp_tw_reuse = 2); across
+ * a network about 28,000 of them last 60 s, and connect() then fails
+ * with EADDRNOTAVAIL, which the error says in words.
  */
 #define CRR_NO_PORT "connecting for a transaction (no local port left: each " \
 	"closed connection holds one in TIME_WAIT for 60 s; widen " \
