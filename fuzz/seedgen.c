@@ -796,6 +796,10 @@ seeds_side(void)
 	w = json_pack("{s:O}", "side", full);
 	save_json_both("done-full-side", PROTO_DONE, w);
 	json_decref(w);
+	/* --bidir's: the end's other half as side2. */
+	w = json_pack("{s:O, s:O}", "side", full, "side2", sparse);
+	save_json_both("done-bidir-side2", PROTO_DONE, w);
+	json_decref(w);
 	json_decref(full);
 	json_decref(sparse);
 	free(s);

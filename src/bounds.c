@@ -52,11 +52,11 @@ bounds_text(const struct gb_bounds *l, char *buf, size_t len)
 	    l->silent_ms / 1000.0, l->handshake_ms / 1000.0);
 }
 
-/* The listener transmits when the client asked to receive (-r HOST). */
+/* The listener transmits when the client asked to receive (-r HOST, --bidir). */
 static int
 listener_sends(const struct gb_params *p)
 {
-	return p->direction == GB_DIR_CLIENT_RECEIVES;
+	return params_listener_sends(p);
 }
 
 /* "1000 Mbit/s", or "0.5 Mbit/s" when it is not whole. */
@@ -96,10 +96,14 @@ check_sizes(const struct gb_bounds *l, const struct gb_params *p,
 	uint32_t sockbuf = listener_sends(p) ? p->sndbuf : p->rcvbuf;
 	char a[32], b[32];
 
-	if (p->streams > l->max_streams) {
-		snprintf(err, errlen, "the test asks for %" PRIu32 " streams; "
+	/* --bidir: its receiving half's buffer may be the larger. */
+	if (p->bidir && p->rcvbuf > sockbuf)
+		sockbuf = p->rcvbuf;
+	if (params_conns(p) > l->max_streams) {
+		snprintf(err, errlen, "the test asks for %" PRIu32 " streams%s; "
 		    "this listener allows at most %" PRIu32 " (its "
-		    "--max-streams)", p->streams, l->max_streams);
+		    "--max-streams)", params_conns(p), p->bidir ?
+		    " (--bidir: -P each way)" : "", l->max_streams);
 		return -1;
 	}
 	if (p->buflen > l->max_buflen) {
@@ -112,7 +116,8 @@ check_sizes(const struct gb_bounds *l, const struct gb_params *p,
 	if (sockbuf > l->max_sockbuf) {
 		snprintf(err, errlen, "the test asks the listener for a %s "
 		    "of %s; this listener allows at most %s (its "
-		    "--max-sockbuf)", listener_sends(p) ? "SO_SNDBUF" :
+		    "--max-sockbuf)", sockbuf == p->sndbuf && listener_sends(p) ?
+		    "SO_SNDBUF" :
 		    "SO_RCVBUF", units_format_size(sockbuf, a, sizeof(a)),
 		    units_format_size(l->max_sockbuf, b, sizeof(b)));
 		return -1;
@@ -131,7 +136,7 @@ static int
 check_bytes(const struct gb_bounds *l, const struct gb_params *p,
     char *err, size_t errlen)
 {
-	uint64_t per_call = call_bytes(p) * p->streams;
+	uint64_t per_call = call_bytes(p) * params_conns(p);
 	char a[32];
 
 	/* nbuf x buflen x streams > max, without the product overflowing. */
@@ -141,7 +146,7 @@ check_bytes(const struct gb_bounds *l, const struct gb_params *p,
 	snprintf(err, errlen, "the test asks for %" PRIu64 " buffers of %"
 	    PRIu32 " bytes on %" PRIu32 " stream%s; this listener moves at "
 	    "most %s bytes a test (its --max-bytes)", p->nbuf, p->buflen,
-	    p->streams, p->streams == 1 ? "" : "s",
+	    params_conns(p), params_conns(p) == 1 ? "" : "s",
 	    units_format_size(l->max_bytes, a, sizeof(a)));
 	return -1;
 }
@@ -275,7 +280,9 @@ bounds_total_cap(const struct gb_bounds *l, const struct gb_params *p)
 {
 	if (l->max_bytes == 0)
 		return 0;
-	return l->max_bytes + (uint64_t)p->streams * call_bytes(p);
+	/* --bidir: each direction's half moves half of it. */
+	return (p->bidir ? l->max_bytes / 2 : l->max_bytes) +
+	    (uint64_t)p->streams * call_bytes(p);
 }
 
 uint64_t

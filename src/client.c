@@ -21,6 +21,7 @@
 #include "run/client.h"
 #include "client_state.h"
 #include "wire/ctl.h"
+#include "base/bidir.h"
 #include "base/diag.h"
 #include "base/monotime.h"
 #include "host/mtu.h"
@@ -166,7 +167,7 @@ udp_hellos(struct client *c, char *err, size_t errlen)
 	unsigned i;
 
 	memcpy(h.token, c->dg_token, sizeof(h.token));
-	for (i = 0; i < c->p->streams; i++) {
+	for (i = 0; i < params_conns(c->p); i++) {
 		h.stream = (uint16_t)i;
 		h.send_ns = monotime_ns();
 		dgram_encode(&h, buf);
@@ -200,9 +201,10 @@ udp_streams(struct client *c, struct sock_addr *a, const char *token,
 		    c->cfg->host);
 		return CLIENT_FAILED;
 	}
-	for (i = 0; i < c->p->streams; i++)
+	for (i = 0; i < params_conns(c->p); i++)
 		if ((c->fds[i] = sock_udp_connect(a, data_local(c, i, &l),
-		    c->p, c->is_tx, err, errlen)) == -1)
+		    c->p, params_conn_tx(c->p, i, c->is_tx), err,
+		    errlen)) == -1)
 			return CLIENT_FAILED;
 	do {
 		if ((rc = udp_hellos(c, err, errlen)) != CLIENT_OK)
@@ -263,9 +265,10 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		rc = udp_streams(c, a, token, m, err, errlen);
 		goto out;
 	}
-	for (i = 0; i < c->p->streams; i++) {
+	for (i = 0; i < params_conns(c->p); i++) {
 		c->fds[i] = sock_connect(a, data_local(c, i, &l), c->p,
-		    c->is_tx, GB_HANDSHAKE_MS, err, errlen);
+		    params_conn_tx(c->p, i, c->is_tx), GB_HANDSHAKE_MS, err,
+		    errlen);
 		if (c->fds[i] == -1) {
 			rc = CLIENT_FAILED;
 			goto out;
@@ -376,6 +379,21 @@ listener_reason(struct client *c, char *err, size_t errlen)
 	free(m);
 }
 
+/* --bidir: this end's half that went the other way, into its side. */
+static int
+finish_reverse(struct client *c, struct gb_result *r, int partial, char *err,
+    size_t errlen)
+{
+	struct xfer *rev = xfer_reverse(c->x);
+	struct gb_side *side = c->is_tx ? &r->rreceiver : &r->rsender;
+
+	if (rev == NULL)
+		return 0;
+	if (partial)
+		return xfer_finish_partial(rev, side, NULL, err, errlen);
+	return xfer_finish(rev, side, NULL, err, errlen);
+}
+
 static int
 transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
     char *err, size_t errlen)
@@ -386,8 +404,9 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		.port = c->cfg->role.port,
 		.silent_ms = c->cfg->role.bounds->silent_ms,
 		.done_cb = on_xfer_done, .interval_cb = on_interval, .arg = c,
-		.progress_cb = c->cfg->role.progress_cb != NULL ? on_progress :
-		    NULL,
+		/* --bidir: one end's bytes would be half the story. */
+		.progress_cb = c->cfg->role.progress_cb != NULL &&
+		    !c->p->bidir ? on_progress : NULL,
 		.dg_token = c->dg_token,
 		.crr = c->p->crr ? &c->crr : NULL,
 	};
@@ -425,10 +444,12 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 	if (c->interrupted) {
 		/* What ran until Ctrl-C, this end's figures only. */
 		xfer_failed(c->x, err, errlen);
-		if (xfer_finish_partial(c->x, mine, r, err, errlen) == 0)
+		if (xfer_finish_partial(c->x, mine, r, err, errlen) == 0 &&
+		    finish_reverse(c, r, 1, err, errlen) == 0)
 			r->prov.interrupted = 1;
 		rc = CLIENT_INTERRUPTED;
-	} else if (xfer_finish(c->x, mine, r, err, errlen) == 0)
+	} else if (xfer_finish(c->x, mine, r, err, errlen) == 0 &&
+	    finish_reverse(c, r, 0, err, errlen) == 0)
 		rc = CLIENT_OK;
 	else
 		listener_reason(c, err, errlen);
@@ -445,11 +466,15 @@ out:
 	return rc;
 }
 
-/* Send our side, receive the listener's. */
+/*
+ * Send our side, receive the listener's; with --bidir each end's other
+ * half too, which the listener must send back.
+ */
 static int
 exchange(struct client *c, const struct gb_side *mine, struct gb_side *peer,
     char *err, size_t errlen)
 {
+	struct gb_result *r = c->r;
 	struct proto_msg *m;
 	int rc;
 
@@ -459,11 +484,21 @@ exchange(struct client *c, const struct gb_side *mine, struct gb_side *peer,
 	}
 	m->type = PROTO_DONE;
 	m->side = *mine;
+	if ((m->has_side2 = c->p->bidir))
+		m->side2 = c->is_tx ? r->rreceiver : r->rsender;
 	if ((rc = client_send(c, m, c->ctl, err, errlen)) == CLIENT_OK &&
 	    (rc = client_expect(c, PROTO_RESULT, m,
 	    (int)c->cfg->role.bounds->silent_ms + GB_HANDSHAKE_MS, err,
-	    errlen)) == CLIENT_OK)
+	    errlen)) == CLIENT_OK) {
 		*peer = m->side;
+		if (c->p->bidir && !m->has_side2) {
+			snprintf(err, errlen, "%s sent no figures of the "
+			    "reverse direction of a --bidir test",
+			    c->cfg->host);
+			rc = CLIENT_FAILED;
+		} else if (c->p->bidir)
+			*(c->is_tx ? &r->rsender : &r->rreceiver) = m->side2;
+	}
 	free(m);
 	return rc;
 }
@@ -490,6 +525,7 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	proto_reader_init(&c.rd);
 	c.r = r;
 	r->nintervals = r->npeer_intervals = 0;
+	r->nrintervals = r->nrpeer_intervals = 0;
 	r->params = *c.p;
 	r->port = o->port;
 	r->local_is_sender = c.is_tx;
@@ -513,13 +549,16 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	r->params = *c.p;
 	if ((rc = handshake(&c, &a, err, errlen)) != CLIENT_OK)
 		goto out;
-	role_prov_data(r, c.fds, c.p->streams);
+	role_prov_data(r, c.fds, params_conns(c.p));
 	if ((rc = transfer(&c, mine, r, err, errlen)) != CLIENT_OK) {
-		if (r->prov.interrupted)
+		if (r->prov.interrupted) {
+			bidir_host(r);
 			diag_run(r);
+		}
 		goto out;
 	}
 	if ((rc = exchange(&c, mine, peer, err, errlen)) == CLIENT_OK) {
+		bidir_host(r);
 		role_prov_peer(r);
 		diag_run(r);
 	}

@@ -44,20 +44,48 @@ client_keys(struct client *c)
  * after ours; once our next slice is in (or the test is over: final) it
  * is printed with whatever has come.
  */
+/* One direction's slices: ours, the listener's, how many are shown. */
+struct iv_track {
+	const struct gb_interval *mine, *peer;
+	unsigned		 n, npeer, *shown;
+	int			 is_tx;
+};
+
+static void
+show_track(struct client *c, const struct iv_track *t, int final)
+{
+	unsigned k;
+
+	while ((k = *t->shown) < t->n) {
+		if (k >= t->npeer && !final && k + 1 >= t->n)
+			return;
+		role_interval(&c->cfg->role, &t->mine[k],
+		    k < t->npeer ? &t->peer[k] : NULL, t->is_tx);
+		(*t->shown)++;
+	}
+}
+
+/* Each direction's lines: the forward one's, --bidir's reverse one's. */
 static void
 show_intervals(struct client *c, int final)
 {
 	const struct gb_result *r = c->r;
-	unsigned k;
+	struct iv_track fwd = { r->intervals, r->peer_intervals,
+	    r->nintervals, r->npeer_intervals, &c->shown, c->is_tx };
+	struct iv_track rev = { r->rintervals, r->rpeer_intervals,
+	    r->nrintervals, r->nrpeer_intervals, &c->rshown, !c->is_tx };
 
-	while ((k = c->shown) < r->nintervals) {
-		if (k >= r->npeer_intervals && !final && k + 1 >= r->nintervals)
-			return;
-		role_interval(&c->cfg->role, &r->intervals[k],
-		    k < r->npeer_intervals ? &r->peer_intervals[k] : NULL,
-		    c->is_tx);
-		c->shown++;
-	}
+	show_track(c, &fwd, final);
+	show_track(c, &rev, final);
+}
+
+/* Keep a slice in its direction's list: --bidir's reverse ones apart. */
+static void
+keep_interval(struct gb_interval *list, unsigned *n,
+    const struct gb_interval *iv)
+{
+	if (*n < GB_MAX_INTERVALS)
+		list[(*n)++] = *iv;
 }
 
 void
@@ -65,8 +93,10 @@ client_peer_interval(struct client *c, const struct gb_interval *iv)
 {
 	struct gb_result *r = c->r;
 
-	if (r->npeer_intervals < GB_MAX_INTERVALS)
-		r->peer_intervals[r->npeer_intervals++] = *iv;
+	if (iv->reverse && c->p->bidir)
+		keep_interval(r->rpeer_intervals, &r->nrpeer_intervals, iv);
+	else if (!iv->reverse)
+		keep_interval(r->peer_intervals, &r->npeer_intervals, iv);
 	show_intervals(c, 0);
 }
 
@@ -75,8 +105,10 @@ client_local_interval(struct client *c, const struct gb_interval *iv)
 {
 	struct gb_result *r = c->r;
 
-	if (r->nintervals < GB_MAX_INTERVALS)
-		r->intervals[r->nintervals++] = *iv;
+	if (iv->reverse)
+		keep_interval(r->rintervals, &r->nrintervals, iv);
+	else
+		keep_interval(r->intervals, &r->nintervals, iv);
 	show_intervals(c, 0);
 }
 
@@ -86,16 +118,16 @@ client_local_interval(struct client *c, const struct gb_interval *iv)
  * our last index, so that its slices add up to its bytes too.
  */
 static void
-fold_peer_tail(struct gb_result *r)
+fold_peer_tail(unsigned n, struct gb_interval *peer, unsigned *npeer)
 {
 	struct gb_interval *last, *iv;
 	unsigned k;
 
-	if (r->nintervals == 0 || r->npeer_intervals <= r->nintervals)
+	if (n == 0 || *npeer <= n)
 		return;
-	last = &r->peer_intervals[r->nintervals - 1];
-	for (k = r->nintervals; k < r->npeer_intervals; k++) {
-		iv = &r->peer_intervals[k];
+	last = &peer[n - 1];
+	for (k = n; k < *npeer; k++) {
+		iv = &peer[k];
 		last->bytes += iv->bytes;
 		last->end_s = iv->end_s > last->end_s ? iv->end_s : last->end_s;
 		last->retrans += iv->retrans;
@@ -104,13 +136,17 @@ fold_peer_tail(struct gb_result *r)
 		if (iv->has_udp)
 			last->jitter_ms = iv->jitter_ms;
 	}
-	r->npeer_intervals = r->nintervals;
+	*npeer = n;
 }
 
 void
 client_flush_intervals(struct client *c)
 {
-	fold_peer_tail(c->r);
+	struct gb_result *r = c->r;
+
+	fold_peer_tail(r->nintervals, r->peer_intervals, &r->npeer_intervals);
+	fold_peer_tail(r->nrintervals, r->rpeer_intervals,
+	    &r->nrpeer_intervals);
 	show_intervals(c, 1);
 }
 

@@ -37,6 +37,7 @@ struct client {
 	int				 heard;	/* the peer has answered */
 	struct gb_result		*r;
 	unsigned			 shown;	/* interval lines printed */
+	unsigned			 rshown;	/* --bidir's reverse ones */
 	uint8_t				 dg_token[DGRAM_TOKEN_LEN];	/* -u */
 	/* --crr: where each transaction connects, each stream's message */
 	struct xfer_crr			 crr;

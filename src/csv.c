@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/lathist.h"
 #include "base/units.h"
 #include "out/csv.h"
 
@@ -28,13 +29,19 @@
 static const char *const csv_param_cols[] = {
 	"direction", "buflen", "nbuf", "duration_s", "streams", "sndbuf",
 	"rcvbuf", "mss", "nodelay", "mtu_set", "cc", "protocol", "rate_bps",
-	"rate_pps",
+	"rate_pps", "request_size", "response_size", "rr_burst",
 };
 
 static const char *const csv_result_cols[] = {
 	"bytes", "seconds", "mbps", "megabytes", "udp_sent", "udp_received",
 	"udp_lost", "udp_lost_pct", "udp_jitter_ms", "udp_tx_pps",
-	"udp_rx_pps",
+	"udp_rx_pps", "rr_transactions", "rr_trans_per_s", "latency_min_us",
+	"latency_mean_us", "latency_p50_us", "latency_p90_us",
+	"latency_p99_us", "latency_p999_us", "latency_max_us",
+	"rr_tx_cpu_us_per_trans", "rr_tx_host_cpu_us_per_trans",
+	"rr_tx_irq_per_trans", "rr_tx_softirq_per_trans",
+	"rr_rx_cpu_us_per_trans", "rr_rx_host_cpu_us_per_trans",
+	"rr_rx_irq_per_trans", "rr_rx_softirq_per_trans",
 };
 
 static const char *const csv_side_cols[] = {
@@ -155,6 +162,9 @@ csv_params(FILE *fp, const struct gb_params *p,
 	csv_field(fp, p->udp ? "udp" : "tcp");
 	csv_uint(fp, p->rate_bps != 0, p->rate_bps);
 	csv_uint(fp, p->rate_pps != 0, p->rate_pps);
+	csv_uint(fp, p->rr, params_rr_size(p->req_size));
+	csv_uint(fp, p->rr, params_rr_size(p->resp_size));
+	csv_uint(fp, p->rr, params_rr_size(p->rr_burst));
 }
 
 /* -u: the datagrams both ends saw (result_udp); empty for TCP. */
@@ -171,6 +181,44 @@ csv_udp(FILE *fp, const struct gb_result *r)
 	csv_real(fp, f.has, f.jitter_ms);
 	csv_real(fp, f.has && f.sent_known, f.tx_pps);
 	csv_real(fp, f.has, f.rx_pps);
+}
+
+/* What a transaction cost one end (struct gb_cost); empty where n/a. */
+static void
+csv_cost(FILE *fp, const struct gb_cost *c)
+{
+	csv_real(fp, c->has, c->cpu_us);
+	csv_real(fp, c->has && c->has_host, c->host_us);
+	csv_real(fp, c->has && c->has_irq, c->irq);
+	csv_real(fp, c->has && c->has_softirq, c->softirq);
+}
+
+/*
+ * --rr: the transactions (result_rr), the asking end's latencies in
+ * microseconds (lathist.h: a percentile is within 3.125 % above its
+ * sample), and each end's cost: tx is the asking end, as in the summary
+ * line.  Empty for the other tests.
+ */
+static void
+csv_rr(FILE *fp, const struct gb_result *r)
+{
+	static const double pcts[] = { 50, 90, 99, 99.9 };
+	const struct lathist *h = &r->latency;
+	struct gb_rr_figures f;
+	int lat = r->has_latency && h->count > 0;
+	size_t i;
+
+	result_rr(r, &f);
+	csv_uint(fp, f.has, f.transactions);
+	csv_real(fp, f.has, f.per_s);
+	csv_real(fp, lat, (double)h->min / 1000.0);
+	csv_real(fp, lat, lathist_mean(h) / 1000.0);
+	for (i = 0; i < NELEM(pcts); i++)
+		csv_real(fp, lat, (double)lathist_percentile(h, pcts[i]) /
+		    1000.0);
+	csv_real(fp, lat, (double)h->max / 1000.0);
+	csv_cost(fp, &f.ask);
+	csv_cost(fp, &f.answer);
 }
 
 /* One end's figures, in csv_side_cols order; all empty if it has none. */
@@ -274,6 +322,7 @@ csv_row(FILE *fp, const struct sweep *s, unsigned point, unsigned repeat,
 		csv_real(fp, d->has, d->mbps);
 		csv_real(fp, d->has, result_megabytes(d->bytes));
 		csv_udp(fp, r);
+		csv_rr(fp, r);
 		csv_side(fp, &r->sender);
 		csv_side(fp, &r->receiver);
 		csv_findings(fp, r);

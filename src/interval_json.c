@@ -48,9 +48,10 @@ interval_latency_json(const struct gb_interval *iv)
 json_t *
 interval_json(const struct gb_interval *iv)
 {
-	return json_pack("{s:b, s:f, s:f, s:I, s:f, s:o, s:o, s:o, s:o, s:o, "
-	    "s:o, s:o}",
-	    "omitted", iv->omitted != 0, "start", iv->start_s, "end", iv->end_s,
+	return json_pack("{s:b, s:b, s:f, s:f, s:I, s:f, s:o, s:o, s:o, s:o, "
+	    "s:o, s:o, s:o}",
+	    "omitted", iv->omitted != 0, "reverse", iv->reverse != 0,
+	    "start", iv->start_s, "end", iv->end_s,
 	    "bytes", member_jint(iv->bytes),
 	    "mbps", result_mbps(iv->bytes, iv->end_s - iv->start_s),
 	    "datagrams", member_uint_or_null(iv->has_udp, iv->datagrams),
@@ -171,6 +172,7 @@ interval_from_json(const json_t *j, struct gb_interval *iv, char *err,
 		return -1;
 	}
 	if (side_member_bool(&in, j, "omitted", y, &iv->omitted) == -1 ||
+	    side_member_bool(&in, j, "reverse", y, &iv->reverse) == -1 ||
 	    side_member_real(&in, j, "start", y, &iv->start_s) == -1 ||
 	    side_member_real(&in, j, "end", y, &iv->end_s) == -1 ||
 	    side_member_uint(&in, j, "bytes", UINT64_MAX, y, &iv->bytes) == -1)

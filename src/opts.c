@@ -38,6 +38,7 @@ static const struct option opts_long[] = {
 	{ "affinity",	required_argument,	NULL,	'A' },
 	{ "allow-mtu",	no_argument,		NULL,	OPT_ALLOW_MTU },
 	{ "allow-reverse", no_argument,		NULL,	OPT_ALLOW_REVERSE },
+	{ "bidir",	no_argument,		NULL,	OPT_BIDIR },
 	{ "bind",	required_argument,	NULL,	'B' },
 	{ "bind-dev",	required_argument,	NULL,	OPT_BIND_DEV },
 	{ "batch",	required_argument,	NULL,	OPT_BATCH },
@@ -286,7 +287,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
 		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
-		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
+		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST, OPT_BIDIR,
 	};
 	size_t i, len = strlen(st->client_only);
 
@@ -486,6 +487,9 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		break;
 	case OPT_CRR:	/* a kind of --rr, which it implies */
 		o->params.rr = o->params.crr = 1;
+		break;
+	case OPT_BIDIR:
+		o->params.bidir = 1;
 		break;
 	case OPT_FORCE_BUFS:
 		o->params.force_bufs = 1;

@@ -100,19 +100,57 @@ opts_udp(struct gb_opts *o, struct opts_state *st)
 }
 
 /*
- * --cport N: stream i binds N + i, within the ports (not with --crr,
- * whose every transaction needs a new port).  --rr's sizes and
- * burst need --rr, which runs one test.  --json-stream follows one test,
- * not the many of a sweep.
+ * --sweep's axes of --rr need --rr; and --rr has no use for -l or -R, so
+ * sweeping them would run the same test under other names.
+ */
+static int
+opts_rr_sweep(const struct gb_opts *o, struct opts_state *st)
+{
+	static const int rr_axes[] = { SWEEP_REQ_SIZE, SWEEP_RESP_SIZE,
+	    SWEEP_BURST };
+	static const int not_rr[] = { SWEEP_LENGTH, SWEEP_RATE };
+	size_t i;
+
+	for (i = 0; o->host != NULL && i < sizeof(rr_axes) /
+	    sizeof(rr_axes[0]); i++) {
+		if (o->params.rr || !sweep_has(&o->sweep, rr_axes[i]))
+			continue;
+		snprintf(st->name, sizeof(st->name), "--sweep %s=",
+		    sweep_param_name(rr_axes[i]));
+		return opts_error(st, "needs --rr");
+	}
+	for (i = 0; o->params.rr && i < sizeof(not_rr) / sizeof(not_rr[0]);
+	    i++) {
+		if (!sweep_has(&o->sweep, not_rr[i]))
+			continue;
+		snprintf(st->name, sizeof(st->name), "--sweep %s=",
+		    sweep_param_name(not_rr[i]));
+		return opts_error(st, "is not for --rr (sweep request-size=, "
+		    "response-size= or burst=)");
+	}
+	if (o->params.crr && sweep_has(&o->sweep, SWEEP_BURST)) {
+		snprintf(st->name, sizeof(st->name), "--sweep burst=");
+		return opts_error(st, "cannot be used with --crr (one "
+		    "transaction a connection)");
+	}
+	return OPTS_OK;
+}
+
+/*
+ * --cport N: stream i binds N + i, within the ports (--bidir: 2 x -P
+ * streams; not with --crr, whose every transaction needs a new port).
+ * --rr's sizes and burst need --rr, and so do its sweep axes.
+ * --json-stream follows one test, not the many of a sweep.
  */
 static int
 opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 {
-	if (o->cport != 0 && (uint32_t)o->cport + o->params.streams - 1 >
-	    65535) {
+	if (o->cport != 0 && (uint32_t)o->cport + params_conns(&o->params) -
+	    1 > 65535) {
 		snprintf(st->name, sizeof(st->name), "--cport");
-		return opts_error(st, "port %u with -P %u needs ports past "
-		    "65535", (unsigned)o->cport, o->params.streams);
+		return opts_error(st, "port %u with -P %u%s needs ports past "
+		    "65535", (unsigned)o->cport, o->params.streams,
+		    o->params.bidir ? " --bidir" : "");
 	}
 	if (o->host != NULL && !o->params.rr && (o->params.req_size != 0 ||
 	    o->params.resp_size != 0 || o->params.rr_burst != 0)) {
@@ -128,14 +166,8 @@ opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 		    o->params.rr_burst != 0 ? "one transaction a connection" :
 		    "each transaction connects from a new port");
 	}
-	if (o->params.rr && (o->sweep.naxes > 0 || o->repeat > 1 ||
-	    o->conf_level > 0 || o->csv_path != NULL ||
-	    o->plot_path != NULL)) {
-		snprintf(st->name, sizeof(st->name), "%s", o->params.crr ?
-		    "--crr" : "--rr");
-		return opts_error(st, "cannot be used with a sweep, --repeat, "
-		    "--confidence, --csv or --plot in this version");
-	}
+	if (opts_rr_sweep(o, st) == OPTS_ERROR)
+		return OPTS_ERROR;
 	if (!o->json_stream || (o->sweep.naxes == 0 && o->repeat <= 1 &&
 	    o->conf_level == 0 && o->csv_path == NULL && o->plot_path == NULL))
 		return OPTS_OK;

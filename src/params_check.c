@@ -51,10 +51,10 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 		    params_rr_size(p->resp_size);
 	else if (zc)
 		per *= params_zc_ring_count(p->buflen);
-	if ((uint64_t)p->streams * per <= GB_MAX_BUF_TOTAL)
+	if ((uint64_t)params_conns(p) * per <= GB_MAX_BUF_TOTAL)
 		return 0;
 	snprintf(err, errlen, "streams x buffer memory is over the limit of "
-	    "%u MiB: %u x %llu bytes%s", GB_MAX_BUF_TOTAL >> 20, p->streams,
+	    "%u MiB: %u x %llu bytes%s", GB_MAX_BUF_TOTAL >> 20, params_conns(p),
 	    (unsigned long long)per, zc ? " (with -Z's ring)" : "");
 	return -1;
 }
@@ -104,6 +104,33 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "%s cannot be used with %s", p->crr ? "--crr" :
 	    "--rr", no);
+	return -1;
+}
+
+/*
+ * --bidir: -P streams each way, so at most half of GB_MAX_STREAMS; in
+ * this version without --capture (whose filter would see both directions'
+ * frames as one), and not with --rr, which is both ways already.
+ */
+static int
+params_bidir_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	const char *no = NULL;
+
+	if (!p->bidir)
+		return 0;
+	if (p->streams > GB_MAX_STREAMS / 2) {
+		snprintf(err, errlen, "--bidir runs -P streams each way: at "
+		    "most %u, not %u", GB_MAX_STREAMS / 2, p->streams);
+		return -1;
+	}
+	if (p->rr)
+		no = "--rr (a request/response test goes both ways already)";
+	else if (p->capture)
+		no = "--capture in this version";
+	if (no == NULL)
+		return 0;
+	snprintf(err, errlen, "--bidir cannot be used with %s", no);
 	return -1;
 }
 
@@ -223,7 +250,8 @@ params_check(const struct gb_params *p, char *err, size_t errlen)
 	    params_min_check(p, err, errlen) == -1 ||
 	    params_path_check(p, err, errlen) == -1 ||
 	    params_udp_check(p, err, errlen) == -1 ||
-	    params_rr_check(p, err, errlen) == -1)
+	    params_rr_check(p, err, errlen) == -1 ||
+	    params_bidir_check(p, err, errlen) == -1)
 		return -1;
 	if (!params_cc_ok(p->cc)) {
 		snprintf(err, errlen, "congestion control name is invalid: "

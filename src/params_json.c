@@ -19,7 +19,7 @@ params_to_json(const struct gb_params *p)
 {
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
 	    "s:b, s:b, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:I, s:I, "
-	    "s:I, s:b, s:b, s:I, s:b, s:b, s:I, s:I, s:I}",
+	    "s:I, s:b, s:b, s:I, s:b, s:b, s:I, s:I, s:I, s:b}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -49,7 +49,8 @@ params_to_json(const struct gb_params *p)
 	    "rr", p->rr, "crr", p->crr,
 	    "req_size", (json_int_t)p->req_size,
 	    "resp_size", (json_int_t)p->resp_size,
-	    "rr_burst", (json_int_t)p->rr_burst);
+	    "rr_burst", (json_int_t)p->rr_burst,
+	    "bidir", p->bidir);
 }
 
 /* The numeric members from..to of the field table, each in its range. */
@@ -136,7 +137,8 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	    get_fields(o, PF_OMIT_MS, PF_OMIT_MS, p, err, errlen) == -1 ||
 	    member_bool(o, "rr", &p->rr, err, errlen) == -1 ||
 	    member_bool(o, "crr", &p->crr, err, errlen) == -1 ||
-	    get_fields(o, PF_REQ_SIZE, PF_RR_BURST, p, err, errlen) == -1)
+	    get_fields(o, PF_REQ_SIZE, PF_RR_BURST, p, err, errlen) == -1 ||
+	    member_bool(o, "bidir", &p->bidir, err, errlen) == -1)
 		return -1;
 	return params_check(p, err, errlen);
 }

@@ -1,6 +1,6 @@
 /*
  * plot.c: --plot FILE.  Checks the file name, writes the data and the
- * script (plot_script.c) into temporary files, runs gnuplot on them as a
+ * script (plot_script.c; plot_rr.c for --rr) into temporary files, runs gnuplot on them as a
  * child process and checks that a picture arrived.
  *
  * gnuplot runs by fork and execvp, never through a shell, so no name is
@@ -31,6 +31,7 @@
 
 #include "out/plot.h"
 #include "out/plot_script.h"
+#include "plot_internal.h"
 
 #define PLOT_PROGRAM	"gnuplot"
 #define PLOT_NOT_FOUND	"plot: gnuplot is not installed " \
@@ -47,7 +48,14 @@ static const char *plot_tmpdir(void);
 static int	 plot_preflight(const char *, int *, char *, size_t);
 static FILE	*plot_tmpfile(const char *, char *, size_t, char *, size_t);
 static int	 plot_close(FILE *, const char *, char *, size_t);
-static int	 plot_files(const struct plot_script *, enum plot_term,
+/* What one picture is drawn from: a sweep's layout, or one histogram. */
+struct plot_job {
+	const struct plot_script	*ps;
+	const struct lathist		*cdf;
+	const char			*title;
+};
+
+static int	 plot_files(const struct plot_job *, enum plot_term,
 		    const char *, char *, char *, size_t, char *, size_t);
 static int	 plot_run(const char *, char *, size_t);
 static void	 plot_run_message(int, char *, size_t);
@@ -205,7 +213,7 @@ plot_close(FILE *f, const char *path, char *err, size_t errlen)
 
 /* Write the data into data[] and the script into script[], both new. */
 static int
-plot_files(const struct plot_script *ps, enum plot_term term,
+plot_files(const struct plot_job *job, enum plot_term term,
     const char *out, char *data, char *script, size_t len, char *err,
     size_t errlen)
 {
@@ -213,12 +221,18 @@ plot_files(const struct plot_script *ps, enum plot_term term,
 
 	if ((f = plot_tmpfile("data", data, len, err, errlen)) == NULL)
 		return -1;
-	plot_script_data(f, ps);
+	if (job->ps != NULL)
+		plot_script_data(f, job->ps);
+	else
+		plot_cdf_data(f, job->cdf);
 	if (plot_close(f, data, err, errlen) == -1)
 		return -1;
 	if ((f = plot_tmpfile("script", script, len, err, errlen)) == NULL)
 		return -1;
-	plot_script_write(f, ps, term, data, out);
+	if (job->ps != NULL)
+		plot_script_write(f, job->ps, term, data, out);
+	else
+		plot_cdf_write(f, job->cdf, job->title, term, data, out);
 	return plot_close(f, script, err, errlen);
 }
 
@@ -327,37 +341,36 @@ plot_run(const char *script, char *err, size_t errlen)
 	return -1;
 }
 
-int
-plot_write(const char *path, const struct sweep *s,
-    const struct table_point *pts, unsigned npoints, char unit, char *err,
-    size_t errlen)
+/* The file name, its type, gnuplot: what every picture needs. */
+static int
+plot_check(const char *path, enum plot_term *term, char *err, size_t errlen)
 {
-	struct plot_script	 ps;
-	enum plot_term		 term;
-	struct stat		 st;
-	char			 data[PLOT_PATH_MAX] = "";
-	char			 script[PLOT_PATH_MAX] = "";
-	int			 created = 0, rv = -1;
-
 	if (path == NULL || *path == '\0') {
 		plot_error(err, errlen, "plot: no file name");
 		return -1;
 	}
-	if (plot_term_of(path, &term, err, errlen) == -1 ||
+	if (plot_term_of(path, term, err, errlen) == -1 ||
 	    plot_name_ok("the file name", path, err, errlen) == -1)
 		return -1;
 	if (!plot_available()) {
 		plot_error(err, errlen, "%s", PLOT_NOT_FOUND);
 		return -1;
 	}
-	if (s == NULL || pts == NULL || npoints == 0) {
-		plot_error(err, errlen, "plot: no points to plot");
-		return -1;
-	}
-	if (plot_script_init(&ps, s, pts, npoints, unit, err, errlen) == -1)
-		return -1;
+	return 0;
+}
+
+/* Write the files, run gnuplot, check the picture; tidy up after. */
+static int
+plot_render(const char *path, enum plot_term term,
+    const struct plot_job *job, char *err, size_t errlen)
+{
+	struct stat	 st;
+	char		 data[PLOT_PATH_MAX] = "";
+	char		 script[PLOT_PATH_MAX] = "";
+	int		 created = 0, rv = -1;
+
 	if (plot_preflight(path, &created, err, errlen) == -1 ||
-	    plot_files(&ps, term, path, data, script, sizeof(data), err,
+	    plot_files(job, term, path, data, script, sizeof(data), err,
 	    errlen) == -1 ||
 	    plot_run(script, err, errlen) == -1)
 		goto out;
@@ -374,6 +387,44 @@ out:
 		unlink(script);
 	if (rv == -1 && created)
 		unlink(path);
+	return rv;
+}
+
+int
+plot_write(const char *path, const struct sweep *s,
+    const struct table_point *pts, unsigned npoints, char unit, char *err,
+    size_t errlen)
+{
+	struct plot_script	 ps;
+	struct plot_job		 job = { &ps, NULL, NULL };
+	enum plot_term		 term;
+	int			 rv;
+
+	if (plot_check(path, &term, err, errlen) == -1)
+		return -1;
+	if (s == NULL || pts == NULL || npoints == 0) {
+		plot_error(err, errlen, "plot: no points to plot");
+		return -1;
+	}
+	if (plot_script_init(&ps, s, pts, npoints, unit, err, errlen) == -1)
+		return -1;
+	rv = plot_render(path, term, &job, err, errlen);
 	plot_script_free(&ps);
 	return rv;
+}
+
+int
+plot_write_cdf(const char *path, const struct lathist *h, const char *title,
+    char *err, size_t errlen)
+{
+	struct plot_job	job = { NULL, h, title };
+	enum plot_term	term;
+
+	if (plot_check(path, &term, err, errlen) == -1)
+		return -1;
+	if (h == NULL || h->count == 0) {
+		plot_error(err, errlen, "plot: no transaction was timed");
+		return -1;
+	}
+	return plot_render(path, term, &job, err, errlen);
 }

@@ -22,19 +22,7 @@
 
 #include "out/plot_script.h"
 #include "base/units.h"
-
-/* The page in screen fractions; both panels share the x extent. */
-#define PLOT_LEFT	0.10
-#define PLOT_RIGHT	0.76		/* keys to the right */
-#define PLOT_RIGHT_BARE	0.95		/* no key */
-#define PLOT_KEY_GAP	0.03		/* the keys, off the plot */
-#define PLOT_Y2_WIDTH	0.075		/* y2 tick labels, y2 label */
-#define PLOT_TOP	0.92
-#define PLOT_SPLIT_HI	0.45		/* the upper panel's bottom */
-#define PLOT_SPLIT_LO	0.42		/* the lower panel's top */
-#define PLOT_BOTTOM	0.09
-#define PLOT_WIDTH_PX	900
-#define PLOT_CHAR_PX	7.0		/* "sans,11", roughly */
+#include "plot_internal.h"
 
 /* Columns of the data file, as gnuplot counts them. */
 enum plot_col {
@@ -68,6 +56,12 @@ static const char *const plot_colors[] = {
 	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 #define PLOT_NCOLORS	(sizeof(plot_colors) / sizeof(plot_colors[0]))
+
+const char *
+plot_script_color(unsigned g)
+{
+	return plot_colors[g % PLOT_NCOLORS];
+}
 static const int plot_shapes[] = { 7, 5, 9, 11, 13 };
 #define PLOT_NSHAPES	(sizeof(plot_shapes) / sizeof(plot_shapes[0]))
 
@@ -79,26 +73,13 @@ static const int plot_size_params[] = {
 #define PLOT_NSIZE_PARAMS \
 	(sizeof(plot_size_params) / sizeof(plot_size_params[0]))
 
-/* The point at the i-th value of axis 0 on line g: axis 0 varies slowest. */
-#define PLOT_POINT(c, i, g)	((i) * (c)->ngroups + (g))
 
 static void	 plot_script_error(char *, size_t, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 static void	 plot_script_xaxis(struct plot_script *);
 static int	 plot_script_is_size(int);
-static double	 plot_script_x(const struct plot_script *, unsigned,
-		    unsigned);
 static double	 plot_script_xfrac(const struct plot_script *, double);
-static void	 plot_script_put(FILE *, double, unsigned);
-static void	 plot_script_string(FILE *, const char *);
-static const char *plot_script_group(const struct plot_script *, unsigned,
-		    char *, size_t);
-static void	 plot_script_head(FILE *, const struct plot_script *,
-		    enum plot_term, const char *);
 static double	 plot_script_right(const struct plot_script *);
-static double	 plot_script_key_x(const struct plot_script *);
-static void	 plot_script_xtics(FILE *, const struct plot_script *, int);
-static void	 plot_script_xlabel(FILE *, const struct plot_script *);
 static void	 plot_script_upper(FILE *, const struct plot_script *,
 		    const char *);
 static void	 plot_script_lower(FILE *, const struct plot_script *,
@@ -228,15 +209,17 @@ plot_script_init(struct plot_script *c, const struct sweep *s,
 		 * caller's array comes from calloc): it must not hide the
 		 * real point 0.
 		 */
-		if (c->index[tp->point] == -1 || tp->mbps.n > 0)
+		if (c->index[tp->point] == -1 ||
+		    table_point_rate(tp)->n > 0)
 			c->index[tp->point] = (int)i;
-		any |= tp->mbps.n > 0;
+		any |= table_point_rate(tp)->n > 0;
+		c->rr |= tp->rr;
 		c->have[0] |= tp->cpu_tx.n > 0;
 		c->have[1] |= tp->cpu_rx.n > 0;
 		c->have[2] |= tp->irq_tx.n > 0;
 		c->have[3] |= tp->irq_rx.n > 0;
-		if (tp->mbps.n > 1 && c->level == 0)
-			c->level = tp->mbps.level;
+		if (table_point_rate(tp)->n > 1 && c->level == 0)
+			c->level = table_point_rate(tp)->level;
 	}
 	if (!any) {
 		plot_script_error(err, errlen,
@@ -247,6 +230,10 @@ plot_script_init(struct plot_script *c, const struct sweep *s,
 	c->have_cpu = c->have[0] || c->have[1];
 	c->have_lower = c->have_cpu || c->have[2] || c->have[3];
 	c->have_y2 = c->have_cpu && (c->have[2] || c->have[3]);
+	if (c->rr) {	/* latencies above, trans/s below (plot_rr.c) */
+		c->have_lower = 1;
+		c->have_cpu = c->have_y2 = 0;
+	}
 	plot_script_xaxis(c);
 	return 0;
 }
@@ -259,7 +246,7 @@ plot_script_free(struct plot_script *c)
 }
 
 /* The x of the i-th value of axis 0 on line g; categories spread a bit. */
-static double
+double
 plot_script_x(const struct plot_script *c, unsigned i, unsigned g)
 {
 	double	x = sweep_value(c->sweep, 0, PLOT_POINT(c, i, g));
@@ -279,7 +266,7 @@ plot_script_xfrac(const struct plot_script *c, double x)
 }
 
 /* n == 0 is unavailable: NaN, an undefined point that gnuplot skips. */
-static void
+void
 plot_script_put(FILE *f, double v, unsigned n)
 {
 	if (n > 0 && isfinite(v))
@@ -302,6 +289,10 @@ plot_script_data(FILE *f, const struct plot_script *c)
 	unsigned			 g, i, x;
 	int				 k;
 
+	if (c->rr) {
+		plot_rr_data(f, c);
+		return;
+	}
 	fprintf(f, "# x %s %s_lo %s_hi cpu_tx_pct cpu_rx_pct irq_tx_pkt "
 	    "irq_rx_pkt\n", u, u, u);
 	for (g = 0; g < c->ngroups; g++) {
@@ -331,7 +322,7 @@ plot_script_data(FILE *f, const struct plot_script *c)
 }
 
 /* A double-quoted gnuplot string, for a text from the sweep. */
-static void
+void
 plot_script_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -344,7 +335,7 @@ plot_script_string(FILE *f, const char *s)
 }
 
 /* "64K, cubic": the values of axes 1.. on line g; "all" with one axis. */
-static const char *
+const char *
 plot_script_group(const struct plot_script *c, unsigned g, char *buf,
     size_t len)
 {
@@ -361,12 +352,10 @@ plot_script_group(const struct plot_script *c, unsigned g, char *buf,
 	return buf;
 }
 
-static void
-plot_script_head(FILE *f, const struct plot_script *c, enum plot_term term,
-    const char *out)
+/* The terminal and the output file, for every picture. */
+void
+plot_script_term(FILE *f, enum plot_term term, const char *out)
 {
-	unsigned	a;
-
 	fputs("# gigebench --plot\n", f);
 	if (term == PLOT_SVG)
 		fputs("set terminal svg size 900,700 dynamic enhanced "
@@ -382,8 +371,18 @@ plot_script_head(FILE *f, const struct plot_script *c, enum plot_term term,
 	/* '|' would open a pipe to a shell command, '~' a home directory. */
 	fprintf(f, "set output '%s%s'\n",
 	    out[0] == '|' || out[0] == '~' ? "./" : "", out);
+}
+
+void
+plot_script_head(FILE *f, const struct plot_script *c, enum plot_term term,
+    const char *out)
+{
+	unsigned	a;
+
+	plot_script_term(f, term, out);
 	fprintf(f, "set multiplot title \"gigebench: %s vs %s",
-	    c->unit_label, sweep_param_name(c->sweep->axes[0].param));
+	    c->rr ? "--rr latency" : c->unit_label,
+	    sweep_param_name(c->sweep->axes[0].param));
 	for (a = 1; a < c->sweep->naxes; a++)
 		fprintf(f, "%s%s", a == 1 ? ", by " : ", ",
 		    sweep_param_name(c->sweep->axes[a].param));
@@ -406,7 +405,7 @@ plot_script_head(FILE *f, const struct plot_script *c, enum plot_term term,
  * labels thinned so they do not overlap: a label is kept when it stands
  * clear of the last one kept, at about 7 pixels a character.
  */
-static void
+void
 plot_script_xtics(FILE *f, const struct plot_script *c, int labels)
 {
 	char		 text[64];
@@ -445,14 +444,14 @@ plot_script_right(const struct plot_script *c)
 }
 
 /* Both keys line up right of the plots, past the y2 labels if any. */
-static double
+double
 plot_script_key_x(const struct plot_script *c)
 {
 	return PLOT_RIGHT + PLOT_KEY_GAP + (c->have_y2 ? PLOT_Y2_WIDTH : 0);
 }
 
 /* "window (bytes, log scale)", "streams", "cc". */
-static void
+void
 plot_script_xlabel(FILE *f, const struct plot_script *c)
 {
 	char	text[128];
@@ -564,6 +563,11 @@ plot_script_write(FILE *f, const struct plot_script *c, enum plot_term term,
     const char *data, const char *out)
 {
 	plot_script_head(f, c, term, out);
+	if (c->rr) {
+		plot_rr_panels(f, c, data);
+		fputs("unset multiplot\nset output\n", f);
+		return;
+	}
 	plot_script_upper(f, c, data);
 	if (c->have_lower)
 		plot_script_lower(f, c, data);

@@ -272,6 +272,29 @@ get_nonce(const json_t *o, int required, char *out, char *err,
 	return 0;
 }
 
+/* done, result: an end's side, and with --bidir its other half's. */
+static int
+sides_from_json(const json_t *o, struct proto_msg *m, char *err,
+    size_t errlen)
+{
+	const json_t *v = json_object_get(o, "side");
+	char sub[GB_ERR_LEN];
+
+	if (v == NULL) {
+		snprintf(err, errlen, "member \"side\" is missing");
+		return -1;
+	}
+	if (side_from_json(v, &m->side, err, errlen) == -1)
+		return -1;
+	if ((v = json_object_get(o, "side2")) == NULL)
+		return 0;
+	m->has_side2 = 1;
+	if (side_from_json(v, &m->side2, sub, sizeof(sub)) == 0)
+		return 0;
+	snprintf(err, errlen, "side2: %.200s", sub);
+	return -1;
+}
+
 static int
 decode_members(const json_t *o, struct proto_msg *m, char *err,
     size_t errlen)
@@ -326,12 +349,7 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 		return 0;
 	case PROTO_DONE:
 	case PROTO_RESULT:
-		v = json_object_get(o, "side");
-		if (v == NULL) {
-			snprintf(err, errlen, "member \"side\" is missing");
-			return -1;
-		}
-		return side_from_json(v, &m->side, err, errlen);
+		return sides_from_json(o, m, err, errlen);
 	case PROTO_INTERVAL:
 		v = json_object_get(o, "interval");
 		if (v == NULL) {
@@ -427,6 +445,10 @@ encode_members(const struct proto_msg *m)
 		return json_object();
 	case PROTO_DONE:
 	case PROTO_RESULT:
+		if (m->has_side2)
+			return json_pack("{s:o, s:o}", "side",
+			    side_json(&m->side), "side2",
+			    side_json(&m->side2));
 		return json_pack("{s:o}", "side", side_json(&m->side));
 	case PROTO_INTERVAL:
 		return json_pack("{s:o}", "interval",

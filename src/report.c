@@ -14,9 +14,11 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "out/capture_text.h"
 #include "out/context_text.h"
+#include "base/bidir.h"
 #include "base/datapath.h"
 #include "base/diag.h"
 #include "out/report.h"
@@ -343,9 +345,13 @@ report_warning_lines(FILE *fp, const struct gb_side *s, int is_tx)
 		    s->warnings[i]);
 }
 
+/*
+ * One side's lines; host 0 leaves out those of its host (CPU, interface),
+ * which --bidir's reverse block shares with the forward one.
+ */
 static void
 report_side(FILE *fp, const struct gb_result *r, int is_tx,
-    const struct report_style *st)
+    const struct report_style *st, int host)
 {
 	const struct gb_side *s = is_tx ? &r->sender : &r->receiver;
 
@@ -361,8 +367,10 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	report_sockbuf_line(fp, s, is_tx);
 	report_bytes_line(fp, s, is_tx, st->unit);
 	report_path_line(fp, s, is_tx);
-	report_cpu_line(fp, s, is_tx);
-	report_iface_line(fp, s, is_tx);
+	if (host) {
+		report_cpu_line(fp, s, is_tx);
+		report_iface_line(fp, s, is_tx);
+	}
 	if (r->params.udp) {
 		report_udp_line(fp, r, s, is_tx);
 		report_udp_cost_line(fp, r, is_tx);
@@ -379,19 +387,77 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	report_warning_lines(fp, s, is_tx);
 }
 
+/*
+ * --bidir: a host's interrupts per packet by direction, where its IRQ
+ * lines are per queue and say which (base/bidir.h), else why not.
+ */
+static void
+report_irq_split_line(FILE *fp, const struct gb_side *s, int is_tx)
+{
+	char rx[REPORT_TOKLEN], tx[REPORT_TOKLEN];
+	struct bidir_irq b;
+
+	if (!s->has)
+		return;
+	bidir_irq_split(&s->iface, &b);
+	if (!b.has) {
+		fprintf(fp, "%s irq by direction: n/a (%s)\n",
+		    report_side_prefix(is_tx), b.note);
+		return;
+	}
+	fprintf(fp, "%s irq by direction: rx %" PRIu64 " (%s irq/pkt), tx %"
+	    PRIu64 " (%s irq/pkt)\n", report_side_prefix(is_tx), b.rx_irqs,
+	    report_fmt_real(rx, sizeof(rx), b.has_rx, 3, b.rx_per_packet),
+	    b.tx_irqs, report_fmt_real(tx, sizeof(tx), b.has_tx, 3,
+	    b.tx_per_packet));
+}
+
+/*
+ * --bidir: the reverse direction's block after the forward one, each
+ * side with its params line (which says the way it went), without the
+ * hosts' lines the forward block gave; then its own summary line.
+ */
+static void
+report_text_reverse(FILE *fp, const struct gb_result *r,
+    const struct report_style *st)
+{
+	struct report_style rst = *st;
+	struct gb_result *v;
+
+	if ((v = bidir_reverse_new(r)) == NULL) {
+		fputs("gigebench: out of memory for the reverse direction's "
+		    "report\n", fp);
+		return;
+	}
+	rst.header_shown = 0;
+	if (!st->quiet) {
+		report_side(fp, v, 1, &rst, 0);
+		report_side(fp, v, 0, &rst, 0);
+		diag_text(fp, v);
+	}
+	report_summary_line(fp, v, st->unit);
+	free(v);
+}
+
 void
 report_text(FILE *fp, const struct gb_result *r,
     const struct report_style *st)
 {
 	if (!st->quiet) {
-		report_side(fp, r, 1, st);
-		report_side(fp, r, 0, st);
+		report_side(fp, r, 1, st, 1);
+		report_side(fp, r, 0, st, 1);
+		if (r->params.bidir) {
+			report_irq_split_line(fp, &r->sender, 1);
+			report_irq_split_line(fp, &r->receiver, 0);
+		}
 		diag_text(fp, r);
 	}
 	if (r->params.rr)
 		report_rr_summary(fp, r);
 	else
 		report_summary_line(fp, r, st->unit);
+	if (r->params.bidir)
+		report_text_reverse(fp, r, st);
 }
 
 const char *
@@ -459,6 +525,10 @@ report_summary_line(FILE *fp, const struct gb_result *r, char unit)
 void
 report_summary_end(FILE *fp, const struct gb_result *r)
 {
+	/* --bidir: which of this end's two lines this is. */
+	if (r->params.bidir)
+		fprintf(fp, " (bidir, %s)", r->local_is_sender ? "sent" :
+		    "received");
 	if (r->prov.title[0] != '\0')
 		fprintf(fp, " [%s]", r->prov.title);
 	if (r->prov.interrupted)

@@ -32,6 +32,8 @@ report_header_line(FILE *fp, const struct gb_result *r, int is_tx)
 	else
 		fprintf(fp, "%s buflen=%" PRIu32 " streams=%" PRIu32,
 		    report_side_prefix(is_tx), p->buflen, p->streams);
+	if (p->bidir)
+		fputs(" bidir", fp);
 	if (p->nbuf != 0)
 		fprintf(fp, " nbuf=%" PRIu64, p->nbuf);
 	else

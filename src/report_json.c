@@ -13,9 +13,11 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <jansson.h>
 
+#include "base/bidir.h"
 #include "base/datapath.h"
 #include "base/diag.h"
 #include "base/units.h"
@@ -30,7 +32,7 @@ report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
 	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o, s:s, s:o,"
-	    " s:o, s:o, s:f, s:b}",
+	    " s:o, s:o, s:f, s:b, s:b}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", member_jint(p->nbuf),
@@ -55,7 +57,7 @@ report_params_json(const struct gb_params *p)
 	    "batch", member_uint_or_null(p->udp, p->batch != 0 ? p->batch :
 	    GB_DEFAULT_BATCH),
 	    "omit_s", p->omit_ms / 1000.0,
-	    "rr", p->rr != 0);
+	    "rr", p->rr != 0, "bidir", p->bidir != 0);
 }
 
 static json_t *
@@ -167,6 +169,28 @@ report_result_json(const struct gb_result *r)
 	    "diagnosis", diag_json(r));
 }
 
+/*
+ * --bidir: a host's interrupts per packet by direction, from IRQ lines
+ * named per queue (base/bidir.h); null figures and a note otherwise.
+ */
+static json_t *
+report_irq_split_json(const struct gb_side *s)
+{
+	struct bidir_irq b;
+
+	if (!s->has)
+		return json_null();
+	bidir_irq_split(&s->iface, &b);
+	return json_pack("{s:o, s:o, s:o, s:o, s:s?}",
+	    "rx_interrupts", member_uint_or_null(b.has, b.rx_irqs),
+	    "tx_interrupts", member_uint_or_null(b.has, b.tx_irqs),
+	    "rx_irq_per_packet", member_real_or_null(b.has && b.has_rx,
+	    b.rx_per_packet),
+	    "tx_irq_per_packet", member_real_or_null(b.has && b.has_tx,
+	    b.tx_per_packet),
+	    "note", b.note[0] != '\0' ? b.note : NULL);
+}
+
 /* A string member that is "" when unknown: null. */
 static const char *
 report_or_null(const char *s)
@@ -271,6 +295,41 @@ report_intervals_json(const struct gb_result *r)
 	return a;
 }
 
+/*
+ * --bidir: the result's "reverse" member, the other direction's figures
+ * in the same shape (its own sender, receiver and diagnosis), and each
+ * host's interrupts by direction where its lines say.
+ */
+static json_t *
+report_result_bidir_json(const struct gb_result *r)
+{
+	struct gb_result *v;
+	json_t *o, *rev;
+
+	if (!r->params.bidir)
+		return report_result_json(r);
+	if ((v = bidir_reverse_new(r)) == NULL)
+		return NULL;
+	o = report_result_json(r);
+	rev = report_result_json(v);
+	if (rev != NULL && r->params.interval_ms != 0 &&
+	    json_object_set_new(rev, "intervals", report_intervals_json(v)) ==
+	    -1) {
+		json_decref(rev);
+		rev = NULL;
+	}
+	if (o != NULL && (json_object_set_new(o, "reverse", rev) == -1 ||
+	    json_object_set_new(o,
+	    "irq_by_direction", json_pack("{s:o, s:o}", "sender",
+	    report_irq_split_json(&r->sender), "receiver",
+	    report_irq_split_json(&r->receiver))) == -1)) {
+		json_decref(o);
+		o = NULL;
+	}
+	free(v);
+	return o;
+}
+
 json_t *
 report_json(const struct gb_result *r)
 {
@@ -279,7 +338,7 @@ report_json(const struct gb_result *r)
 	doc = json_pack("{s:s, s:o, s:o, s:o}", "program", "gigebench",
 	    "provenance", report_prov_json(r),
 	    "params", report_params_json(&r->params),
-	    "result", report_result_json(r));
+	    "result", report_result_bidir_json(r));
 	if (doc == NULL || r->params.interval_ms == 0)
 		return doc;
 	if (json_object_set_new(doc, "intervals",

@@ -53,7 +53,8 @@ hello_refusal(const struct server *s, const struct pconn *pc,
 		return "this listener has no pre-shared key: run the test "
 		    "without --psk, or start the listener with --psk FILE";
 	*code = PROTO_REFUSE_PARAMS;
-	if (m->params.direction == GB_DIR_CLIENT_RECEIVES &&
+	/* -r, and --bidir's half that comes back: it transmits. */
+	if (params_listener_sends(&m->params) &&
 	    s->cfg->role.psk == NULL && !s->cfg->allow_reverse)
 		return "this listener does not transmit to clients (start it "
 		    "with --allow-reverse or --psk FILE)";

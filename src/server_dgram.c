@@ -106,5 +106,5 @@ session_dgram_stream(struct session *ss, const struct session_arg *a,
 		return -2;
 	}
 	return sock_udp_stream(ss->ctl, a->dg_src, a->dg_srclen, &ss->p,
-	    ss->is_tx, err, errlen);
+	    params_conn_tx(&ss->p, a->m->stream, ss->is_tx), err, errlen);
 }

@@ -56,6 +56,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/bidir.h"
 #include "base/bounds.h"
 #include "base/diag.h"
 #include "base/monotime.h"
@@ -106,6 +107,18 @@ session_fail(struct session *ss, const char *why)
 	return session_end(ss);
 }
 
+/* --bidir: this end's half that went the other way, into its side. */
+static int
+finish_reverse(struct session *ss, char *err, size_t errlen)
+{
+	struct xfer *rev = xfer_reverse(ss->x);
+
+	if (rev == NULL)
+		return 0;
+	return xfer_finish(rev, ss->is_tx ? &ss->result->rreceiver :
+	    &ss->result->rsender, NULL, err, errlen);
+}
+
 /* Both sides' figures are here: send ours, report, end. */
 static enum session_state
 session_finish(struct session *ss)
@@ -123,15 +136,24 @@ session_finish(struct session *ss)
 		return session_end(ss);
 	}
 	mine->udp.stray += ss->dg_stray;	/* -u: the greeter's */
+	if (finish_reverse(ss, err, sizeof(err)) == -1) {
+		server_log(s, 0, ss->result->peer, err);
+		session_send_error(ss, err);
+		return session_end(ss);
+	}
 	if ((m = calloc(1, sizeof(*m))) != NULL) {
 		m->type = PROTO_RESULT;
 		m->side = *mine;
+		if ((m->has_side2 = ss->p.bidir))
+			m->side2 = ss->is_tx ? ss->result->rreceiver :
+			    ss->result->rsender;
 		if (ctl_send(ss->ctl, m, session_keys(ss),
 		    (int)s->lim->handshake_ms, err, sizeof(err)) != PROTO_OK)
 			server_log(s, 0, ss->result->peer, err);
 		free(m);
 	}
 	s->tests++;
+	bidir_host(ss->result);
 	role_prov_peer(ss->result);
 	diag_run(ss->result);
 	if (s->cfg->report_cb != NULL)
@@ -209,10 +231,15 @@ h_unexpected(struct session *ss, struct session_arg *a)
 static void
 take_figures(struct session *ss, const struct proto_msg *m)
 {
+	struct gb_result *r = ss->result;
+
 	if (ss->is_tx)
-		ss->result->receiver = m->side;
+		r->receiver = m->side;
 	else
-		ss->result->sender = m->side;
+		r->sender = m->side;
+	/* --bidir: a client without its other half sent nothing there. */
+	if (ss->p.bidir && m->has_side2)
+		*(ss->is_tx ? &r->rsender : &r->rreceiver) = m->side2;
 	event_del(ss->timer);
 }
 
@@ -253,7 +280,7 @@ h_late_data(struct session *ss, struct session_arg *a)
 	(void)a;
 	snprintf(why, sizeof(why), "data connections did not arrive in time "
 	    "(%u of %u within --handshake-timeout)", ss->nfds,
-	    (unsigned)ss->p.streams);
+	    (unsigned)params_conns(&ss->p));
 	return session_unfinished(ss, why);
 }
 
@@ -288,7 +315,7 @@ h_dgram(struct session *ss, struct session_arg *a)
 	if (fd == -1)
 		return session_fail(ss, err);
 	ss->fds[a->m->stream] = fd;
-	if (++ss->nfds < ss->p.streams)
+	if (++ss->nfds < params_conns(&ss->p))
 		return ss->state;
 	return session_start(ss);	/* the greeter stays: strays */
 }
@@ -297,8 +324,8 @@ h_dgram(struct session *ss, struct session_arg *a)
  * A token seen on the wire is no use from another host: pc, from
  * another address than the test's, is dropped (-1).
  */
-static int
-data_from_peer(struct session *ss, struct pconn *pc)
+int
+session_from_peer(struct session *ss, struct pconn *pc)
 {
 	char err[GB_ERR_LEN];
 
@@ -321,60 +348,23 @@ h_data(struct session *ss, struct session_arg *a)
 	int fd;
 
 	if (!session_token_equal(m->token, ss->token) ||
-	    m->stream >= ss->p.streams || ss->fds[m->stream] != -1)
+	    m->stream >= params_conns(&ss->p) || ss->fds[m->stream] != -1)
 		return pc != NULL ? h_data_refused(ss, a) : ss->state;
 	if (pc == NULL)
 		return h_dgram(ss, a);
 	fd = pc->fd;
-	if (data_from_peer(ss, pc) == -1)
+	if (session_from_peer(ss, pc) == -1)
 		return ss->state;
 	pending_take(pc);
 	if (sock_set_nonblock(fd, 0) == -1 ||
-	    sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == -1) {
+	    sock_apply(fd, &ss->p, params_conn_tx(&ss->p, m->stream,
+	    ss->is_tx), err, sizeof(err)) == -1) {
 		close(fd);
 		return session_fail(ss, err);
 	}
 	ss->fds[m->stream] = fd;
-	if (++ss->nfds == ss->p.streams)
+	if (++ss->nfds == params_conns(&ss->p))
 		return session_start(ss);
-	return ss->state;
-}
-
-/*
- * SE_DATA while running: with --crr, a transaction's connection, to its
- * stream's answering thread (stream_rr.c says why this way).  It passed
- * pending.c's deadline and caps as any new connection; its token and
- * address are checked as at the handshake.  One a stream waits at most:
- * the asker has one transaction in flight, so a second is not its.
- */
-static enum session_state
-h_crr(struct session *ss, struct session_arg *a)
-{
-	const struct proto_msg *m = a->m;
-	struct pconn *pc = a->pc;
-	char err[GB_ERR_LEN];
-	int fd;
-
-	if (!ss->p.crr || pc == NULL ||
-	    !session_token_equal(m->token, ss->token) ||
-	    m->stream >= ss->p.streams)
-		return h_data_refused(ss, a);
-	if (data_from_peer(ss, pc) == -1)
-		return ss->state;
-	fd = pending_take(pc);
-	snprintf(err, sizeof(err), "a --crr connection: %s", strerror(errno));
-	if (sock_set_nonblock(fd, 0) == -1 ||
-	    sock_set_timeouts(fd, (int)ss->srv->lim->silent_ms) == -1 ||
-	    sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == -1) {
-		close(fd);
-		return session_fail(ss, err);
-	}
-	if (xfer_crr_give(ss->x, m->stream, fd) == -1) {
-		snprintf(err, sizeof(err), "--crr connection for stream %u "
-		    "while its last one waits: closed", m->stream);
-		server_log(ss->srv, 1, ss->result->peer, err);
-		close(fd);
-	}
 	return ss->state;
 }
 
@@ -450,7 +440,7 @@ static const session_fn SESSION_TABLE[SS_NSTATES][SE_NEVENTS] = {
 			h_stop },
 	[SS_RUNNING] = {
 			IGN,     h_unexpected, h_done_early, h_unexpected,
-			h_lost,  h_crr,        h_xfer_done,  h_late_figures,
+			h_lost,  session_crr,  h_xfer_done,  h_late_figures,
 			h_stop },
 	[SS_GOT_DONE] = {
 			IGN,     h_unexpected, h_unexpected, h_unexpected,

@@ -56,6 +56,11 @@ static const struct {
 	[SWEEP_STREAMS] = { "streams", SWEEP_KIND_UINT, 1, GB_MAX_STREAMS },
 	[SWEEP_CC] = { "cc", SWEEP_KIND_NAME, 1, SWEEP_CC_LEN - 1 },
 	[SWEEP_RATE] = { "rate", SWEEP_KIND_RATE, 0, UINT64_MAX },
+	[SWEEP_REQ_SIZE] = { "request-size", SWEEP_KIND_SIZE, 1,
+	    GB_MAX_RR_SIZE },
+	[SWEEP_RESP_SIZE] = { "response-size", SWEEP_KIND_SIZE, 1,
+	    GB_MAX_RR_SIZE },
+	[SWEEP_BURST] = { "burst", SWEEP_KIND_UINT, 1, GB_MAX_RR_BURST },
 };
 
 static void	sweep_error(char *, size_t, const char *, ...)
@@ -330,7 +335,8 @@ sweep_parse(struct sweep *s, const char *arg, char *err, size_t errlen)
 	memset(&ax, 0, sizeof(ax));
 	if ((ax.param = sweep_param_find(arg, (size_t)(eq - arg))) == -1) {
 		sweep_error(err, errlen, "unknown parameter \"%.*s\" (mtu, mss,"
-		    " window, sndbuf, rcvbuf, length, streams, cc)",
+		    " window, sndbuf, rcvbuf, length, streams, cc, rate, "
+		    "request-size, response-size, burst)",
 		    (int)(eq - arg), arg);
 		return -1;
 	}
@@ -462,6 +468,15 @@ sweep_apply(const struct sweep *s, unsigned point, struct gb_params *p,
 			break;
 		case SWEEP_CC:
 			snprintf(set->cc, sizeof(set->cc), "%s", ax->names[k]);
+			break;
+		case SWEEP_REQ_SIZE:
+			p->req_size = v;
+			break;
+		case SWEEP_RESP_SIZE:
+			p->resp_size = v;
+			break;
+		case SWEEP_BURST:
+			p->rr_burst = v;
 			break;
 		}
 	}

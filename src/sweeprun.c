@@ -4,7 +4,8 @@
  * narrow enough or the repeat count is reached), each run an ordinary
  * test (client_run) against the same listener.  Results go to the CSV as
  * each run ends, so an interrupted sweep keeps what it measured; the
- * table, JSON and plot are made at the end from per-point statistics.
+ * table, JSON and plot are made at the end from per-point statistics
+ * (and, for one --rr test, from its runs' latencies merged).
  *
  * It owns no figures of its own: table.c summarises, csv.c and plot.c
  * render.  It prints progress on stderr when stderr is a terminal.
@@ -26,6 +27,7 @@
 #include "out/report.h"
 #include "cli/rolecfg.h"
 #include "cli/sweeprun.h"
+#include "base/lathist.h"
 #include "base/monotime.h"
 #include "out/table.h"
 
@@ -42,6 +44,7 @@ struct sweeprun {
 	FILE				*csv;
 	json_t				*runs;	/* --json: every run */
 	struct table_point		*points;
+	struct lathist			*latency;	/* --rr, no axis */
 	unsigned			 npoints;
 	unsigned			 nfailed;
 	int				 progress;
@@ -190,6 +193,9 @@ run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 			table_acc_add(&acc, w->r);
 		else
 			table_acc_fail(&acc);
+		if (rc == CLIENT_OK && w->latency != NULL &&
+		    w->r->has_latency)
+			lathist_merge(w->latency, &w->r->latency);
 		if (w->csv != NULL) {
 			csv_row(w->csv, &o->sweep, point, rep,
 			    &w->run->params, &set, rc == CLIENT_OK ? w->r :
@@ -209,15 +215,16 @@ run_point(struct sweeprun *w, unsigned point, char *err, size_t errlen)
 		if (o->conf_level > 0 && acc.nruns >= min) {
 			table_point_finish(&acc, point, o->conf_level,
 			    &w->points[point]);
-			if (stats_ci_within(&w->points[point].mbps,
-			    o->conf_width_pct))
+			if (stats_ci_within(table_point_rate(
+			    &w->points[point]), o->conf_width_pct))
 				break;
 		}
 	}
 	table_point_finish(&acc, point, o->conf_level > 0 ? o->conf_level :
 	    0.95, &w->points[point]);
 	w->points[point].ci_met = o->conf_level > 0 ?
-	    stats_ci_within(&w->points[point].mbps, o->conf_width_pct) : -1;
+	    stats_ci_within(table_point_rate(&w->points[point]),
+	    o->conf_width_pct) : -1;
 	w->points[point].ci_width_pct = o->conf_width_pct;
 	return CLIENT_OK;
 }
@@ -241,9 +248,13 @@ render(struct sweeprun *w)
 	} else
 		table_text(stdout, &o->sweep, w->points, w->npoints, o->unit);
 	fflush(stdout);
-	if (o->plot_path != NULL && plot_available() &&
-	    plot_write(o->plot_path, &o->sweep, w->points, w->npoints,
-	    o->unit, err, sizeof(err)) == -1)
+	if (o->plot_path == NULL || !plot_available())
+		return;
+	/* One --rr test (repeated or not): its latencies' distribution. */
+	if (w->latency != NULL ? plot_write_cdf(o->plot_path, w->latency,
+	    o->title, err, sizeof(err)) == -1 : plot_write(o->plot_path,
+	    &o->sweep, w->points, w->npoints, o->unit, err,
+	    sizeof(err)) == -1)
 		fprintf(stderr, "gigebench: %s\n", err);
 }
 
@@ -256,7 +267,12 @@ sweeprun_open(struct sweeprun *w, char *err, size_t errlen)
 	w->points = calloc(w->npoints, sizeof(*w->points));
 	w->run = malloc(sizeof(*w->run));
 	w->r = malloc(sizeof(*w->r));
-	if (w->points == NULL || w->run == NULL || w->r == NULL) {
+	if (o->params.rr && o->sweep.naxes == 0 && o->plot_path != NULL &&
+	    (w->latency = malloc(sizeof(*w->latency))) != NULL)
+		lathist_init(w->latency);
+	if (w->points == NULL || w->run == NULL || w->r == NULL ||
+	    (o->params.rr && o->sweep.naxes == 0 && o->plot_path != NULL &&
+	    w->latency == NULL)) {
 		snprintf(err, errlen, "out of memory for %u points",
 		    w->npoints);
 		return -1;
@@ -317,6 +333,7 @@ out:
 	}
 	json_decref(w.runs);
 	free(w.points);
+	free(w.latency);
 	free(w.run);
 	free(w.r);
 	return rc;

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "out/table.h"
+#include "base/lathist.h"
 #include "base/units.h"
 
 #define TABLE_CELL_LEN	64
@@ -30,7 +31,7 @@ static int	 table_axis_width(const struct sweep *, unsigned,
 static void	 table_header(FILE *, const struct sweep *, const int *,
 		    const struct table_point *, char, int);
 static void	 table_row(FILE *, const struct sweep *, const int *,
-		    const struct table_point *, char, int);
+		    const struct table_point *, char, int, int);
 static const char *table_real(char *, size_t, const struct stats *,
 		     const char *);
 static void	 table_label(char *, size_t, const struct sweep *, unsigned);
@@ -53,6 +54,33 @@ table_acc_init(struct table_acc *a)
 	stats_init(&a->irq_rx);
 	stats_init(&a->rx_pps);
 	stats_init(&a->lost_pct);
+	stats_init(&a->trans_s);
+	stats_init(&a->p50_us);
+	stats_init(&a->p99_us);
+	stats_init(&a->irq_trans_tx);
+	stats_init(&a->irq_trans_rx);
+}
+
+/* --rr: the transactions and their latencies (result_rr, lathist.h). */
+static void
+table_acc_rr(struct table_acc *a, const struct gb_result *r)
+{
+	struct gb_rr_figures f;
+
+	a->rr = 1;
+	result_rr(r, &f);
+	if (f.has)
+		stats_add(&a->trans_s, f.per_s);
+	if (r->has_latency && r->latency.count > 0) {
+		stats_add(&a->p50_us,
+		    (double)lathist_percentile(&r->latency, 50) / 1000.0);
+		stats_add(&a->p99_us,
+		    (double)lathist_percentile(&r->latency, 99) / 1000.0);
+	}
+	if (f.ask.has && f.ask.has_irq)
+		stats_add(&a->irq_trans_tx, f.ask.irq);
+	if (f.answer.has && f.answer.has_irq)
+		stats_add(&a->irq_trans_rx, f.answer.irq);
 }
 
 void
@@ -76,6 +104,8 @@ table_acc_add(struct table_acc *a, const struct gb_result *r)
 		stats_add(&a->irq_rx, rx->iface.irq_per_packet);
 	if (tx->has && tx->tcp.has)
 		a->retransmits += tx->tcp.retransmits;
+	if (r->params.rr)
+		table_acc_rr(a, r);
 	if (r->params.udp) {
 		struct gb_udp_figures f;
 
@@ -109,10 +139,22 @@ table_point_finish(const struct table_acc *a, unsigned point, double level,
 	stats_summary(&a->irq_rx, level, &p->irq_rx);
 	stats_summary(&a->rx_pps, level, &p->rx_pps);
 	stats_summary(&a->lost_pct, level, &p->lost_pct);
+	p->rr = a->rr;
+	stats_summary(&a->trans_s, level, &p->trans_s);
+	stats_summary(&a->p50_us, level, &p->p50_us);
+	stats_summary(&a->p99_us, level, &p->p99_us);
+	stats_summary(&a->irq_trans_tx, level, &p->irq_trans_tx);
+	stats_summary(&a->irq_trans_rx, level, &p->irq_trans_rx);
 	p->retransmits = a->retransmits;
 	p->nwarnings = a->nwarnings;
 	p->ci_met = -1;		/* the caller knows what was asked */
 	p->ci_width_pct = 0;
+}
+
+const struct stats *
+table_point_rate(const struct table_point *p)
+{
+	return p->rr ? &p->trans_s : &p->mbps;
 }
 
 /* An axis column: as wide as its name or its widest value. */
@@ -143,6 +185,14 @@ table_header(FILE *fp, const struct sweep *s, const int *width,
 	for (a = 0; a < s->naxes; a++)
 		fprintf(fp, "%-*s  ", width[a],
 		    sweep_param_name(s->axes[a].param));
+	if (first->rr) {
+		snprintf(rate, sizeof(rate), "trans/s (%g%% CI)",
+		    first->trans_s.level * 100);
+		fprintf(fp, "%-25s%9s%9s%5s%5s%14s%13s", rate, "P50 us",
+		    "P99 us", "%TX", "%RX", "irq/trans-TX", "irq/trans-RX");
+		fprintf(fp, "%5s%s\n", "warn", fail ? " fail" : "");
+		return;
+	}
 	units_rate(0, unit, &label);
 	snprintf(rate, sizeof(rate), "%s (%g%% CI)", label,
 	    first->mbps.level * 100);
@@ -166,9 +216,40 @@ table_real(char *buf, size_t len, const struct stats *st, const char *fmt)
 	return buf;
 }
 
+/* "mean +- half", "mean +- n/a" with one run, "n/a" with none. */
+static const char *
+table_ci(char *buf, size_t len, const struct stats *st)
+{
+	if (st->n == 0)
+		snprintf(buf, len, "n/a");
+	else if (st->n < 2)
+		snprintf(buf, len, "%.1f +- n/a", st->mean);
+	else
+		snprintf(buf, len, "%.1f +- %.1f", st->mean, st->ci_half);
+	return buf;
+}
+
+/* --rr: trans/s +- CI, P50, P99, %TX, %RX, irq/trans each end. */
+static void
+table_row_rr(FILE *fp, const struct table_point *p)
+{
+	char	rate[TABLE_CELL_LEN], p50[TABLE_CELL_LEN];
+	char	p99[TABLE_CELL_LEN], tx[TABLE_CELL_LEN], rx[TABLE_CELL_LEN];
+	char	itx[TABLE_CELL_LEN], irx[TABLE_CELL_LEN];
+
+	fprintf(fp, "%-25s%9s%9s%5s%5s%14s%13s",
+	    table_ci(rate, sizeof(rate), &p->trans_s),
+	    table_real(p50, sizeof(p50), &p->p50_us, "%.1f"),
+	    table_real(p99, sizeof(p99), &p->p99_us, "%.1f"),
+	    table_real(tx, sizeof(tx), &p->cpu_tx, "%.0f"),
+	    table_real(rx, sizeof(rx), &p->cpu_rx, "%.0f"),
+	    table_real(itx, sizeof(itx), &p->irq_trans_tx, "%.3f"),
+	    table_real(irx, sizeof(irx), &p->irq_trans_rx, "%.3f"));
+}
+
 static void
 table_row(FILE *fp, const struct sweep *s, const int *width,
-    const struct table_point *p, char unit, int fail)
+    const struct table_point *p, char unit, int rr, int fail)
 {
 	char		 rate[TABLE_CELL_LEN], tx[TABLE_CELL_LEN];
 	char		 rx[TABLE_CELL_LEN], itx[TABLE_CELL_LEN];
@@ -178,6 +259,14 @@ table_row(FILE *fp, const struct sweep *s, const int *width,
 	for (a = 0; a < s->naxes; a++)
 		fprintf(fp, "%-*s  ", width[a], sweep_value_text(s, a,
 		    p->point, rate, sizeof(rate)));
+	if (rr) {
+		table_row_rr(fp, p);
+		fprintf(fp, "%5u", p->nwarnings);
+		if (fail)
+			fprintf(fp, "%5u", p->nfailed);
+		fputc('\n', fp);
+		return;
+	}
 	if (p->mbps.n == 0)
 		snprintf(rate, sizeof(rate), "n/a");
 	else if (p->mbps.n < 2)
@@ -224,16 +313,17 @@ table_confidence(FILE *fp, const struct sweep *s,
 {
 	char		label[256];
 	const char	*runs = p->nruns == 1 ? "run" : "runs";
+	const struct stats *st = table_point_rate(p);
 
 	table_label(label, sizeof(label), s, p->point);
 	fprintf(fp, "point %s: ", label);
-	if (p->mbps.n < 2 || p->mbps.mean == 0)
+	if (st->n < 2 || st->mean == 0)
 		fprintf(fp, "no %g%% CI within the %g %% asked after %u %s\n",
-		    p->mbps.level * 100, p->ci_width_pct, p->nruns, runs);
+		    st->level * 100, p->ci_width_pct, p->nruns, runs);
 	else
 		fprintf(fp, "%g%% CI +-%.3g %% wider than the %g %% asked "
-		    "after %u %s\n", p->mbps.level * 100,
-		    p->mbps.ci_half / fabs(p->mbps.mean) * 100,
+		    "after %u %s\n", st->level * 100,
+		    st->ci_half / fabs(st->mean) * 100,
 		    p->ci_width_pct, p->nruns, runs);
 }
 
@@ -241,6 +331,7 @@ void
 table_text(FILE *fp, const struct sweep *s, const struct table_point *pts,
     unsigned npoints, char unit)
 {
+	const struct table_point *first;
 	int		width[SWEEP_MAX_AXES];
 	int		fail = 0;
 	unsigned	i, a;
@@ -249,12 +340,17 @@ table_text(FILE *fp, const struct sweep *s, const struct table_point *pts,
 		return;
 	for (a = 0; a < s->naxes; a++)
 		width[a] = table_axis_width(s, a, pts, npoints);
-	for (i = 0; i < npoints; i++)
+	/* The columns of --rr when some point ran one. */
+	first = &pts[0];
+	for (i = 0; i < npoints; i++) {
 		if (pts[i].nfailed > 0)
 			fail = 1;
-	table_header(fp, s, width, &pts[0], unit, fail);
+		if (pts[i].rr && !first->rr)
+			first = &pts[i];
+	}
+	table_header(fp, s, width, first, unit, fail);
 	for (i = 0; i < npoints; i++)
-		table_row(fp, s, width, &pts[i], unit, fail);
+		table_row(fp, s, width, &pts[i], unit, first->rr, fail);
 	for (i = 0; i < npoints; i++)
 		if (pts[i].ci_met == 0)
 			table_confidence(fp, s, &pts[i]);
@@ -309,11 +405,25 @@ table_values_json(const struct sweep *s, unsigned point)
 	return o;
 }
 
+/* --rr's figures of a point; null for the other tests. */
+static json_t *
+table_rr_json(const struct table_point *p)
+{
+	if (!p->rr)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}",
+	    "trans_per_s", table_stats_json(&p->trans_s),
+	    "p50_us", table_stats_json(&p->p50_us),
+	    "p99_us", table_stats_json(&p->p99_us),
+	    "irq_per_trans_tx", table_stats_json(&p->irq_trans_tx),
+	    "irq_per_trans_rx", table_stats_json(&p->irq_trans_rx));
+}
+
 static json_t *
 table_point_json(const struct sweep *s, const struct table_point *p)
 {
 	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-	    " s:I, s:I, s:o}",
+	    " s:I, s:I, s:o, s:o}",
 	    "values", table_values_json(s, p->point),
 	    "runs", (json_int_t)p->nruns, "failed", (json_int_t)p->nfailed,
 	    "mbps", table_stats_json(&p->mbps),
@@ -326,7 +436,7 @@ table_point_json(const struct sweep *s, const struct table_point *p)
 	    "retransmits", (json_int_t)p->retransmits,
 	    "warnings", (json_int_t)p->nwarnings,
 	    "confidence_met", p->ci_met < 0 ? json_null() :
-	    json_boolean(p->ci_met));
+	    json_boolean(p->ci_met), "rr", table_rr_json(p));
 }
 
 json_t *

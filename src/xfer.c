@@ -207,6 +207,30 @@ on_rate(evutil_socket_t fd, short what, void *arg)
 	xfer_abort(x, why);
 }
 
+/*
+ * --bidir: a half that ends first waits for the other, and one that
+ * failed stops the other rather than let it run out its duration; the
+ * caller hears of the test once, when both have ended.
+ */
+static void
+xfer_half_done(struct xfer *x)
+{
+	struct xfer *other = x->rev != NULL ? x->rev : x->fwd;
+	char why[GB_ERR_LEN];
+
+	if (other == NULL) {
+		x->done_cb(x->arg);
+		return;
+	}
+	if (xfer_failed(x, why, sizeof(why)) && !other->done)
+		xfer_abort(other, why);
+	if (!other->done)
+		return;
+	if (x->fwd != NULL)
+		x = x->fwd;
+	x->done_cb(x->arg);
+}
+
 static void
 on_done(evutil_socket_t fd, short what, void *arg)
 {
@@ -238,7 +262,7 @@ on_done(evutil_socket_t fd, short what, void *arg)
 		event_del(x->iv_ev);
 		xfer_sample_interval(x, &x->end, 1);
 	}
-	x->done_cb(x->arg);
+	xfer_half_done(x);
 }
 
 static int
@@ -397,6 +421,38 @@ xfer_streams(struct xfer *x, const struct xfer_config *c, char *err,
 	return 0;
 }
 
+/*
+ * --bidir: the second half of the connections, going the other way, as
+ * a transfer of its own (its streams, timers and host samples) on the
+ * same loop.  Its -i slices say reverse; it has no progress line.
+ */
+static int
+xfer_start_rev(struct xfer *x, const struct xfer_config *c, char *err,
+    size_t errlen)
+{
+	struct xfer_config rc = *c;
+	struct gb_params p = *c->params;
+	char sub[GB_ERR_LEN];
+
+	p.bidir = 0;
+	rc.params = &p;
+	rc.is_tx = !c->is_tx;
+	rc.fds = c->fds + c->params->streams;
+	rc.progress_cb = NULL;
+	if ((x->rev = xfer_start(x->base, &rc, sub, sizeof(sub))) == NULL) {
+		snprintf(err, errlen, "the reverse direction: %s", sub);
+		return -1;
+	}
+	x->rev->fwd = x;
+	return 0;
+}
+
+struct xfer *
+xfer_reverse(struct xfer *x)
+{
+	return x->rev;
+}
+
 struct xfer *
 xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
     size_t errlen)
@@ -432,6 +488,10 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 		xfer_abort(x, "set-up failed");
 		goto fail;
 	}
+	if (x->p.bidir && xfer_start_rev(x, c, err, errlen) == -1) {
+		xfer_abort(x, "set-up failed");
+		goto fail;
+	}
 	return x;
 fail:
 	/* Streams not yet handed over stay the caller's to close. */
@@ -450,10 +510,12 @@ xfer_failed(const struct xfer *x, char *why, size_t len)
 	}
 	for (i = 0; i < x->n; i++)
 		if (x->s[i].error[0] != '\0') {
-			snprintf(why, len, "stream %u: %s", i, x->s[i].error);
+			snprintf(why, len, "%sstream %u: %s", x->fwd != NULL ?
+			    "the reverse direction's " : "", i, x->s[i].error);
 			return 1;
 		}
-	return 0;
+	return x->rev != NULL && x->rev->done ? xfer_failed(x->rev, why,
+	    len) : 0;
 }
 
 void
@@ -467,6 +529,8 @@ xfer_abort(struct xfer *x, const char *why)
 	for (i = 0; i < x->n; i++)
 		if (x->s[i].x != NULL)	/* handed over by xfer_streams */
 			shutdown(x->s[i].fd, SHUT_RDWR);
+	if (x->rev != NULL)
+		xfer_abort(x->rev, why);
 }
 
 int
@@ -484,6 +548,7 @@ xfer_free(struct xfer *x)
 
 	if (x == NULL)
 		return;
+	xfer_free(x->rev);
 	for (i = 0; i < x->n; i++) {
 		if (x->s[i].started)
 			pthread_join(x->s[i].tid, NULL);

@@ -77,6 +77,12 @@ struct xfer {
 	unsigned		 niv;
 	struct gb_interval	*iv;
 	struct xfer_slice	 slice;		/* -i: TCP and host by slice */
+	/*
+	 * --bidir: the half that goes the other way, on the same loop, and
+	 * for that half the one it belongs to (whose done_cb waits for both).
+	 */
+	struct xfer		*rev;
+	struct xfer		*fwd;
 };
 
 /*

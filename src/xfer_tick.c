@@ -137,6 +137,7 @@ xfer_sample_interval(struct xfer *x, const struct timespec *now, int final)
 	}
 	iv = &x->iv[x->niv++];
 	iv->omitted = x->p.omit_ms != 0 && !x->omit_done;
+	iv->reverse = x->fwd != NULL;	/* --bidir's half going back */
 	iv->start_s = x->iv_start_s;
 	iv->end_s = t;
 	iv->bytes = total - x->iv_bytes;

@@ -460,8 +460,8 @@ habit "ttcp's -d (SO_DEBUG)" "unknown option: -d" \
 }
 
 # --crr (issue 18) takes no value; its combinations instead.  It implies
-# --rr (so not with a sweep or --repeat, as --rr), one transaction a
-# connection (no --rr-burst), each from a new port (no --cport).
+# --rr, one transaction a connection (no --rr-burst, no --sweep burst=),
+# each from a new port (no --cport).
 # shellcheck disable=SC2086	# $BASE is a list of words
 {
 run_case "--crr --rr-burst 2: one transaction a connection" "--rr-burst" \
@@ -470,10 +470,10 @@ expect_msg "--rr-burst: cannot be used with --crr (one transaction a connection)
 run_case "--crr --cport 30000: a new port each transaction" "--cport" \
     $BASE --crr --cport 30000
 expect_msg "--cport: cannot be used with --crr (each transaction connects from a new port)"
-run_case "--crr --repeat 2: one test" "--crr" $BASE --crr --repeat 2
-run_case "--crr --sweep streams=1,2: one test" "--crr" $BASE --crr \
-    --sweep streams=1,2
-ncases=$((ncases + 4))
+run_case "--crr --sweep burst=1,2: one transaction a connection" \
+    "--sweep burst=" $BASE --crr --sweep burst=1,2
+expect_msg "--sweep burst=: cannot be used with --crr (one transaction a connection)"
+ncases=$((ncases + 3))
 }
 
 echo "# $ncases cases"

@@ -43,6 +43,16 @@
               burst over 128 KiB in flight: exit 2; --crr with
               --rr-burst, --cport, -u or -r: exit 2; --crr of more
               streams than the listener's --max-pending-source: exit 3.
+  sweep       --sweep request-size=1,1K --sweep burst=1,2 with --csv,
+              --plot and -J: 4 points in cross-product order, each with
+              its rr statistics; each run's JSON has its rr; 4 CSV rows
+              whose parameters follow the axes, with the run's
+              transactions, trans/s and ordered percentiles (the same
+              as its JSON); the plot draws P50/P99 against request-size.
+  repeat      one --rr test with --repeat 2, --csv and --plot: the
+              table's --rr columns with a CI, 2 CSV rows, the latency
+              CDF; --sweep burst= without --rr and --rr with --sweep
+              length=: exit 2.
 
     GIGEBENCH=build/gigebench python3 tests/rr.py
 
@@ -50,6 +60,7 @@ About 15 s.  Prints "ok - ..." or "FAIL - ..." per check and ends with
 "N passed, M failed"; exits 1 when a check failed.
 """
 
+import csv
 import json
 import os
 import re
@@ -434,6 +445,102 @@ def case_refusals(tmp):
           p.rc == 2 and "needs --rr" in p.err, p.why())
 
 
+def csv_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def ordered_pcts(row):
+    v = [float(row["latency_" + k + "_us"]) for k in
+         ("min", "p50", "p90", "p99", "p999", "max")]
+    return all(a <= b for a, b in zip(v, v[1:]))
+
+
+def case_sweep(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    csvp, svg = os.path.join(tmp, "sw.csv"), os.path.join(tmp, "sw.svg")
+    try:
+        r = gbpeer.client(lst.port, "--rr", "-T", "0.4", "--sweep",
+                          "request-size=1,1K", "--sweep", "burst=1,2",
+                          "--csv", csvp, "--plot", svg, "-J", timeout=40)
+    finally:
+        lst.stop()
+    if not check("sweep: 4 --rr points run, exit 0", r.rc == 0, r.why()):
+        return
+    doc = json.loads(r.out)
+    pts, runs = doc["points"], doc["runs"]
+    want = [{"request-size": a, "burst": b} for a in (1, 1024)
+            for b in (1, 2)]
+    check("sweep: JSON points in cross-product order, each with its rr",
+          [p["values"] for p in pts] == want and all(
+              p["rr"] and p["rr"]["trans_per_s"]["n"] == 1 and
+              p["rr"]["trans_per_s"]["mean"] > 0 and
+              p["rr"]["p50_us"]["mean"] <= p["rr"]["p99_us"]["mean"]
+              for p in pts), json.dumps(pts)[:400])
+    check("sweep: each run's JSON has its rr at the point's sizes",
+          len(runs) == 4 and all(
+              u["result"]["rr"]["request_size"] == want[i]["request-size"]
+              and u["result"]["rr"]["burst"] == want[i]["burst"]
+              for i, u in enumerate(runs)), json.dumps(runs)[:300])
+    rows = csv_rows(csvp)
+    ok = len(rows) == 4
+    for i, row in enumerate(rows if ok else []):
+        res = runs[i]["result"]["rr"]
+        ok = ok and row["request-size"] == str(want[i]["request-size"]) \
+            and row["request_size"] == row["request-size"] \
+            and row["rr_burst"] == str(want[i]["burst"]) \
+            and int(row["rr_transactions"]) == res["transactions"] \
+            and abs(float(row["rr_trans_per_s"]) - res["per_s"]) < \
+            1e-6 * res["per_s"] and ordered_pcts(row) \
+            and float(row["rr_tx_cpu_us_per_trans"]) > 0 \
+            and row["error"] == ""
+    check("sweep: 4 CSV rows with the point's sizes, its transactions, "
+          "trans/s and ordered percentiles", ok, str(rows)[:600])
+    if shutil.which("gnuplot"):
+        with open(svg) as f:
+            pic = f.read()
+        check("sweep: the plot draws --rr latency against request-size",
+              "--rr latency vs request-size" in pic and ">P99<" in pic,
+              pic[:200])
+
+
+def case_repeat(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    csvp, svg = os.path.join(tmp, "one.csv"), os.path.join(tmp, "cdf.svg")
+    try:
+        r = gbpeer.client(lst.port, "--rr", "-T", "0.3", "--repeat", "2",
+                          "--csv", csvp, "--plot", svg, timeout=30)
+    finally:
+        lst.stop()
+    if not check("repeat: --rr --repeat 2 runs, exit 0", r.rc == 0,
+                 r.why()):
+        return
+    out = r.out.splitlines()
+    check("repeat: the table has --rr's columns and a CI of 2 runs",
+          len(out) == 2 and out[0].startswith("trans/s (95% CI)") and
+          "P99 us" in out[0] and "irq/trans-RX" in out[0] and
+          re.match(r"[0-9.]+ \+- [0-9.]+ +[0-9.]+ +[0-9.]+ ", out[1]),
+          r.out)
+    rows = csv_rows(csvp)
+    check("repeat: 2 CSV rows, repeat 0 and 1, percentiles ordered",
+          [x["repeat"] for x in rows] == ["0", "1"] and
+          all(ordered_pcts(x) and x["protocol"] == "tcp" for x in rows),
+          str(rows)[:400])
+    if shutil.which("gnuplot"):
+        with open(svg) as f:
+            pic = f.read()
+        check("repeat: the plot is the latency CDF of both runs",
+              "latency CDF, %d transactions" % sum(
+                  int(x["rr_transactions"]) for x in rows) in pic,
+              pic[:200])
+    port = gbpeer.free_port()
+    u = gbpeer.client(port, "--sweep", "burst=1,2")
+    v = gbpeer.client(port, "--rr", "--sweep", "length=1,2")
+    check("repeat: --sweep burst= without --rr, --rr with --sweep "
+          "length=: exit 2", u.rc == 2 and "needs --rr" in u.err and
+          v.rc == 2 and "is not for --rr" in v.err, u.why() + v.why())
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="gigebench-rr.")
     try:
@@ -445,6 +552,8 @@ def main():
         case_strangers(tmp)
         case_thief(tmp)
         case_refusals(tmp)
+        case_sweep(tmp)
+        case_repeat(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/lathist.h"
 #include "out/csv.h"
 
 #define SIDE_COLS(p)							\
@@ -31,16 +32,23 @@
 
 #define PARAM_COLS							\
 	"direction,buflen,nbuf,duration_s,streams,sndbuf,rcvbuf,mss,"	\
-	"nodelay,mtu_set,cc,protocol,rate_bps,rate_pps,bytes,seconds,"	\
+	"nodelay,mtu_set,cc,protocol,rate_bps,rate_pps,request_size,"	\
+	"response_size,rr_burst,bytes,seconds,"				\
 	"mbps,megabytes,udp_sent,udp_received,udp_lost,udp_lost_pct,"	\
-	"udp_jitter_ms,udp_tx_pps,udp_rx_pps,"
+	"udp_jitter_ms,udp_tx_pps,udp_rx_pps,rr_transactions,"		\
+	"rr_trans_per_s,latency_min_us,latency_mean_us,latency_p50_us,"	\
+	"latency_p90_us,latency_p99_us,latency_p999_us,latency_max_us,"	\
+	"rr_tx_cpu_us_per_trans,rr_tx_host_cpu_us_per_trans,"		\
+	"rr_tx_irq_per_trans,rr_tx_softirq_per_trans,"			\
+	"rr_rx_cpu_us_per_trans,rr_rx_host_cpu_us_per_trans,"		\
+	"rr_rx_irq_per_trans,rr_rx_softirq_per_trans,"
 
 static const char header_mtu[] = "point,repeat,mtu," PARAM_COLS
     SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error,time_utc,peer,title\r\n";
 static const char header_window_cc[] = "point,repeat,window,cc," PARAM_COLS
     SIDE_COLS("tx_") SIDE_COLS("rx_") "diagnosis,error,time_utc,peer,title\r\n";
 
-#define MAX_FIELDS	128
+#define MAX_FIELDS	192
 
 struct record {
 	unsigned	 n;
@@ -223,8 +231,9 @@ static void
 test_row_full(void **state)
 {
 	static const char want[] = "1,2,9000,"
-	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,tcp,,,"
-	    "1175000000,10,940,1120.56732,,,,,,,,"
+	    "client_sends,131072,0,10.000,1,0,0,0,0,9000,bbr,tcp,,,,,,"
+	    "1175000000,10,940,1120.56732,,,,,,,,,,,,,,,,,,,,,,,,,"
+	    /* 7 udp_ and 17 rr columns: empty */
 	    "1175000000,10,940.1,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "40500,811000,0.05,0.25,1000,2000,,16384,262144,524288,3,210,10,"
 	    "8948,811000,5,9000,1,16384,16384,,,"
@@ -361,12 +370,12 @@ test_row_failed(void **state)
 	got = render(&s, 0, 0, 4, &p, &set, NULL, msg);
 	/* The quotes doubled, the whole field quoted, CR LF kept. */
 	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
-	    "1,0,0,0,0,1500,,tcp,,%.*s\"connect to 10.0.0.2 port 5001: "
+	    "1,0,0,0,0,1500,,tcp,,,,,%.*s\"connect to 10.0.0.2 port 5001: "
 	    "refused, \"\"peer\"\" said\r\nno\",2026-12-02T08:00:00.000250Z,"
-	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 2 * 36 + 1 + 1,
+	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 17 + 2 * 36 + 1 + 1,
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
-	    ",,,,,,,,,,,,,,,,,,,,");
+	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");
 	assert_string_equal(got, want);
 	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
 	cur = h;
@@ -380,7 +389,7 @@ test_row_failed(void **state)
 	assert_string_equal(field(&hdr, &row, "peer"), "h.example");
 	assert_string_equal(field(&hdr, &row, "title"), "run, \"b\"");
 	/* Past the parameters, to the error and the run's identity. */
-	for (i = 17; i < row.n - 4; i++)
+	for (i = 20; i < row.n - 4; i++)
 		assert_string_equal(row.f[i], "");
 	record_free(&hdr);
 	record_free(&row);
@@ -424,6 +433,99 @@ test_no_axes(void **state)
 	free(got);
 }
 
+/*
+ * --rr: its parameters, the transactions, the latencies in us from the
+ * histogram and each end's cost per transaction; the asking end's host
+ * CPU unknown and the answering end's irq unknown: empty, not 0.
+ */
+static void
+test_row_rr(void **state)
+{
+	static const struct { const char *col, *want; } cells[] = {
+		{ "protocol", "tcp" }, { "request_size", "64" },
+		{ "response_size", "1" }, { "rr_burst", "4" },
+		{ "rr_transactions", "1000" }, { "rr_trans_per_s", "500" },
+		{ "latency_min_us", "1" }, { "latency_mean_us", "500.5" },
+		{ "latency_p50_us", "500" }, { "latency_p90_us", "900" },
+		{ "latency_p99_us", "990" }, { "latency_p999_us", "999" },
+		{ "latency_max_us", "1000" },
+		{ "rr_tx_cpu_us_per_trans", "100" },
+		{ "rr_tx_host_cpu_us_per_trans", "" },
+		{ "rr_tx_irq_per_trans", "2" },
+		{ "rr_tx_softirq_per_trans", "1" },
+		{ "rr_rx_cpu_us_per_trans", "50" },
+		{ "rr_rx_irq_per_trans", "" },
+		{ "udp_sent", "" }, { "tx_bytes", "64000" },
+	};
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct gb_result	*r;
+	struct record		 hdr, row;
+	const char		*cur;
+	char			 err[256], *h, *got;
+	size_t			 i;
+	uint64_t		 us;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "burst=1,4", err, sizeof(err)), 0);
+	fill_params(&p);
+	p.rr = 1;
+	p.req_size = 64;
+	p.rr_burst = 4;
+	r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	r->params = p;
+	r->sender.has = r->receiver.has = 1;
+	r->sender.seconds = r->receiver.seconds = 2;
+	r->sender.bytes = 64000;
+	r->sender.rr.has = r->receiver.rr.has = 1;
+	r->sender.rr.transactions = r->receiver.rr.transactions = 1000;
+	/* 0.1 s of process CPU: 100 us a transaction; 0.05 s: 50 us. */
+	r->sender.cpu.user_s = 0.06;
+	r->sender.cpu.sys_s = 0.04;
+	r->receiver.cpu.sys_s = 0.05;
+	r->sender.iface.has_interrupts = 1;
+	r->sender.iface.interrupts = 2000;
+	r->sender.iface.has_softirq = 1;
+	r->sender.iface.net_rx_softirqs = 1000;
+	/* 1..1000 us: exact below 64 ns only, so check the ms ones' ranks. */
+	r->has_latency = 1;
+	lathist_init(&r->latency);
+	for (us = 1; us <= 1000; us++)
+		lathist_add(&r->latency, us * 1000);
+	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	got = render(&s, 0, 1, 0, &p, NULL, r, NULL);
+	cur = h;
+	record_read(&cur, &hdr);
+	cur = got;
+	record_read(&cur, &row);
+	assert_int_equal(row.n, hdr.n);
+	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		const char *v = field(&hdr, &row, cells[i].col);
+		double want, got_v;
+
+		if (cells[i].want[0] == '\0' || strncmp(cells[i].col,
+		    "latency_p", 9) != 0) {
+			if (strcmp(v, cells[i].want) != 0)
+				fail_msg("%s is \"%s\", want \"%s\"",
+				    cells[i].col, v, cells[i].want);
+			continue;
+		}
+		/* A percentile: within 3.125 % above its sample. */
+		want = strtod(cells[i].want, NULL);
+		got_v = strtod(v, NULL);
+		if (!(got_v >= want && got_v <= want * 1.03125))
+			fail_msg("%s is %s, want %s .. +3.125 %%",
+			    cells[i].col, v, cells[i].want);
+	}
+	record_free(&hdr);
+	record_free(&row);
+	free(h);
+	free(got);
+	free(r);
+}
+
 int
 main(void)
 {
@@ -433,6 +535,7 @@ main(void)
 		cmocka_unit_test(test_row_unavailable),
 		cmocka_unit_test(test_row_failed),
 		cmocka_unit_test(test_no_axes),
+		cmocka_unit_test(test_row_rr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,6 +169,13 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--rr", "--response-size", "1M" }, F_RESP, 1048576 },
 	{ { "-t", "h", "--rr", "--rr-burst", "16" }, F_BURST, 16 },
 	{ { "-t", "h", "--rr" }, F_BURST, 0 },
+	/* --rr sweeps, repeats and writes a CSV like any test */
+	{ { "-t", "h", "--rr", "--sweep", "request-size=1,64,1K", "--sweep",
+	    "burst=1,2" }, F_NAXES, 2 },
+	{ { "-t", "h", "--rr", "--sweep", "response-size=1,2",
+	    "--allow-reverse" }, F_NAXES, 1 },
+	{ { "-t", "h", "--rr", "--repeat", "3", "--csv", "x.csv" }, F_REPEAT,
+	    3 },
 	{ { "-r", "-J" }, F_JSON, 1 },
 	{ { "-r", "--json" }, F_JSON, 1 },
 	{ { "-t", "h", "-l", "1" }, F_BUFLEN, 1 },
@@ -430,7 +437,17 @@ static const struct bad_case bad_cases[] = {
 	    NULL },
 	{ { "-t", "h", "--rr-burst", "2" }, "--rr-burst", "",
 	    "--rr-burst: needs --rr" },
-	{ { "-t", "h", "--rr", "--repeat", "2" }, "--rr", "", NULL },
+	{ { "-t", "h", "--sweep", "burst=1,2" }, "--sweep burst=", "",
+	    "--sweep burst=: needs --rr" },
+	{ { "-t", "h", "--sweep", "request-size=1,2" }, "--sweep request-size=",
+	    "", "--sweep request-size=: needs --rr" },
+	{ { "-t", "h", "--rr", "--sweep", "length=1,2" }, "--sweep length=", "",
+	    "--sweep length=: is not for --rr (sweep request-size=, "
+	    "response-size= or burst=)" },
+	{ { "-t", "h", "--rr", "--sweep", "burst=1,512", "--request-size",
+	    "1K" }, "", "", "--sweep point 2 (burst=512): --rr-burst 512 of "
+	    "1024-byte requests and 1-byte answers keeps more than 128 KiB in "
+	    "flight: both ends could block sending" },
 	/* --json-stream follows one test */
 	{ { "-t", "h", "--json-stream", "--repeat", "2" }, "--json-stream", "",
 	    "--json-stream: follows one test: a sweep, --repeat, --confidence, "

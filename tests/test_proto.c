@@ -475,6 +475,11 @@ test_roundtrip_interval(void **state)
 	    .has_host = 1, .host_busy_pct = 0.25, .host_max_cpu_pct = 99.75 };
 	roundtrip(&in, &out);
 	interval_equal(o, &in.interval);
+	assert_false(o->reverse);
+	/* --bidir: a slice of the half going back says so. */
+	in.interval.reverse = 1;
+	roundtrip(&in, &out);
+	assert_true(o->reverse);
 
 	/* -u, no TCP state, no host figures. */
 	in.interval = (struct gb_interval){ .start_s = 0, .end_s = 0.1,
@@ -632,7 +637,7 @@ test_reader_truncated(void **state)
 	free(buf);
 }
 
-#define IV_HEAD "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,\"bytes\":10," \
+#define IV_HEAD "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1,\"bytes\":10," \
 	"\"datagrams\":null,\"lost\":null,\"jitter_ms\":null,"
 
 struct bad_body {
@@ -647,13 +652,13 @@ struct bad_body {
 /* Issue 5's members (and --omit's), checked after the others. */
 #define P_UDP ",\"udp\":false,\"rate_bps\":0,\"rate_pps\":0,\"batch\":0," \
 	"\"gso\":false,\"gro\":false,\"omit_ms\":0,\"rr\":false," \
-	"\"crr\":false,\"req_size\":0,\"resp_size\":0,\"rr_burst\":0"
+	"\"crr\":false,\"req_size\":0,\"resp_size\":0,\"rr_burst\":0,\"bidir\":false"
 /* --rr's members: rr, crr, rr_burst as given. */
 #define P_RR(rr, crr, burst) ",\"tx_path\":\"send\",\"rx_path\":\"recv\"," \
 	"\"affinity\":\"\",\"fq_rate\":0,\"tos\":0,\"udp\":false," \
 	"\"rate_bps\":0,\"rate_pps\":0,\"batch\":0,\"gso\":false," \
 	"\"gro\":false,\"omit_ms\":0,\"rr\":" rr ",\"crr\":" crr "," \
-	"\"req_size\":0,\"resp_size\":0,\"rr_burst\":" burst
+	"\"req_size\":0,\"resp_size\":0,\"rr_burst\":" burst ",\"bidir\":false"
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
 	"\"fq_rate\":0,\"tos\":0" P_UDP
 #define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"
@@ -804,16 +809,20 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_INTERVAL, "{\"interval\":{\"start\":0}}", "omitted is missing" },
 	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":1}}",
 	    "omitted is not a boolean" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1}}",
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0}}",
+	    "reverse is missing" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":"
+	    "\"yes\"}}", "reverse is not a boolean" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1}}",
 	    "bytes is missing" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":2,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":2,\"end\":1,"
 	    "\"bytes\":0}}", "end (1 s) is not after its start (2 s)" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":-1,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":-1,\"end\":1,"
 	    "\"bytes\":0}}", "start is negative" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1,"
 	    "\"bytes\":-5}}", "bytes is negative" },
 	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null}}", "host_cpu is missing" },
-	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"start\":0,\"end\":1,"
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":false,\"start\":0,\"end\":1,"
 	    "\"bytes\":10,\"datagrams\":3,\"lost\":null,"
 	    "\"jitter_ms\":null,\"tcp\":null,\"host_cpu\":null}}",
 	    "lost is null, unlike datagrams" },

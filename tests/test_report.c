@@ -23,6 +23,8 @@
 
 #include "codec/side.h"
 #include "out/report.h"
+#include "base/bidir.h"
+#include "base/diag.h"
 #include "base/version.h"
 #include "base/result.h"
 
@@ -140,6 +142,65 @@ result_seed(void)
 	}
 	r->nintervals = 6;
 	r->npeer_intervals = 5;
+	return r;
+}
+
+/* One /proc/interrupts line of the interface, count over the test. */
+static void
+add_irq_line(struct gb_iface_figures *f, const char *name,
+    const char *actions, uint64_t count)
+{
+	struct gb_irq_line *l = &f->lines[f->nlines++];
+
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	snprintf(l->chip, sizeof(l->chip), "IR-PCI-MSI 524288-edge");
+	snprintf(l->actions, sizeof(l->actions), "%s", actions);
+	snprintf(l->cpus, sizeof(l->cpus), "0");
+	l->count = count;
+}
+
+/*
+ * gigebench -t 192.168.1.2 --bidir: the seed's GigE hosts both ways.
+ * The sender's NIC has a vector per queue and direction (eth0-rx-0,
+ * eth0-tx-0: split), the receiver's one per queue pair (eth0-TxRx-0:
+ * not).  The reverse direction, slower, moved 4 GB.
+ */
+static struct gb_result *
+result_bidir(void)
+{
+	struct gb_result *r;
+	struct gb_iface_figures *f;
+
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	r->params.direction = GB_DIR_CLIENT_SENDS;
+	r->params.buflen = 65536;
+	r->params.duration_ms = 60000;
+	r->params.streams = 1;
+	r->params.bidir = 1;
+	strcpy(r->peer, "192.168.1.2");
+	r->port = 5001;
+	r->local_is_sender = 1;
+	fill_seed_side(&r->sender, 1);
+	fill_seed_side(&r->receiver, 0);
+	fill_seed_side(&r->rsender, 1);
+	fill_seed_side(&r->rreceiver, 0);
+	r->rsender.bytes = r->rreceiver.bytes = UINT64_C(4000000000);
+	r->rsender.streams[0].bytes = r->rreceiver.streams[0].bytes =
+	    r->rsender.bytes;
+	r->rsender.mbps = r->rreceiver.mbps = result_mbps(r->rsender.bytes,
+	    60.0);
+	r->rsender.tcp.retransmits = 12;
+	f = &r->sender.iface;
+	f->irq_lines = 2;
+	strcpy(f->irq_list, "41,42");
+	f->nlines = 0;
+	add_irq_line(f, "41", "eth0-rx-0", 400000);
+	add_irq_line(f, "42", "eth0-tx-0", 76543);
+	f = &r->receiver.iface;
+	f->nlines = 0;
+	add_irq_line(f, "41", "eth0-TxRx-0", 1157054);
+	bidir_host(r);
+	diag_run(r);
 	return r;
 }
 
@@ -782,6 +843,17 @@ test_text_nothing(void **state)
 /* ---- JSON ---- */
 
 static void
+test_bidir(void **state)
+{
+	struct gb_result *r = result_bidir();
+
+	(void)state;
+	golden_check("report-bidir.txt", render_text(r, 'm', 0, 0));
+	golden_check("report-bidir.json", render_json(report_json(r)));
+	free(r);
+}
+
+static void
 test_json_seed(void **state)
 {
 	struct gb_result *r = result_seed();
@@ -858,7 +930,8 @@ test_json_params(void **state)
 	assert_true(json_is_null(json_object_get(j, "batch")));
 	assert_true(json_real_value(json_object_get(j, "omit_s")) == 0);
 	assert_true(json_is_false(json_object_get(j, "rr")));
-	assert_int_equal(json_object_size(j), 26);
+	assert_true(json_is_false(json_object_get(j, "bidir")));
+	assert_int_equal(json_object_size(j), 27);
 	json_decref(j);
 	/* -u: the protocol, the rate asked and the batch in use. */
 	p.udp = 1;
@@ -1041,6 +1114,7 @@ main(void)
 		cmocka_unit_test(test_text_units),
 		cmocka_unit_test(test_text_quiet),
 		cmocka_unit_test(test_text_nothing),
+		cmocka_unit_test(test_bidir),
 		cmocka_unit_test(test_json_seed),
 		cmocka_unit_test(test_json_loopback),
 		cmocka_unit_test(test_json_norecv),

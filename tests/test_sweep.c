@@ -81,6 +81,12 @@ static const struct ok_case ok_cases[] = {
 	{ "streams=7..7+1", SWEEP_STREAMS, { 7, END }, 0 },
 	{ "streams=5..5*2", SWEEP_STREAMS, { 5, END }, 0 },
 	{ "cc=cubic,bbr,reno", SWEEP_CC, { 0, 1, 2, END }, 0 },
+	{ "request-size=1,64,1K,1M", SWEEP_REQ_SIZE, { 1, 64, KB, MB, END },
+	    0 },
+	{ "response-size=1..1K*4", SWEEP_RESP_SIZE, { 1, 4, 16, 64, 256, KB,
+	    END }, 0 },
+	{ "burst=1,2,4,1024", SWEEP_BURST, { 1, 2, 4, 1024, END }, 0 },
+	{ "burst=1..16*2", SWEEP_BURST, { 1, 2, 4, 8, 16, END }, 0 },
 };
 
 static void
@@ -148,12 +154,22 @@ static const struct err_case err_cases[] = {
 	{ "cc=abcdefghijklmnop",
 	    "--sweep: cc value must be 1-15 characters: \"abcdefghijklmnop\"" },
 	{ "cc=cubic,cubic", "--sweep: cc value given twice: cubic" },
+	{ "request-size=0",
+	    "--sweep: request-size value out of range (1-1M): 0" },
+	{ "response-size=2M",
+	    "--sweep: response-size value out of range (1-1M): 2M" },
+	{ "burst=0", "--sweep: burst value out of range (1-1024): 0" },
+	{ "burst=1025", "--sweep: burst value out of range (1-1024): 1025" },
+	{ "burst=4K", "--sweep: burst value is not a number: 4K" },
 	{ "foo=1", "--sweep: unknown parameter \"foo\" (mtu, mss, window, "
-	    "sndbuf, rcvbuf, length, streams, cc)" },
+	    "sndbuf, rcvbuf, length, streams, cc, rate, request-size, "
+	    "response-size, burst)" },
 	{ "=1", "--sweep: unknown parameter \"\" (mtu, mss, window, "
-	    "sndbuf, rcvbuf, length, streams, cc)" },
+	    "sndbuf, rcvbuf, length, streams, cc, rate, request-size, "
+	    "response-size, burst)" },
 	{ "MTU=1500", "--sweep: unknown parameter \"MTU\" (mtu, mss, window, "
-	    "sndbuf, rcvbuf, length, streams, cc)" },
+	    "sndbuf, rcvbuf, length, streams, cc, rate, request-size, "
+	    "response-size, burst)" },
 	{ "mtu", "--sweep: expected PARAM=LIST: \"mtu\"" },
 	{ "", "--sweep: expected PARAM=LIST: \"\"" },
 	{ "mtu=", "--sweep: no values for mtu" },
@@ -462,6 +478,50 @@ test_value_text(void **state)
 	assert_string_equal(sweep_param_name(-1), "?");
 }
 
+/* --rr's axes write its sizes and burst and nothing else. */
+static void
+test_rr_axes(void **state)
+{
+	struct sweep		 s;
+	struct gb_params	 p, want;
+	struct sweep_setting	 set;
+	char			 err[256], buf[16];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "request-size=1,64K", err,
+	    sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "response-size=100,2K", err,
+	    sizeof(err)), 0);
+	assert_int_equal(sweep_parse(&s, "burst=1,8", err, sizeof(err)), 0);
+	assert_int_equal(sweep_npoints(&s), 8);
+	params_fill(&p);
+	want = p;
+	memset(&set, 0, sizeof(set));
+	sweep_apply(&s, 7, &p, &set);
+	want.req_size = 65536;
+	want.resp_size = 2048;
+	want.rr_burst = 8;
+	assert_memory_equal(&p, &want, sizeof(p));
+	assert_int_equal(set.mtu, 0);
+	sweep_apply(&s, 2, &p, &set);
+	assert_int_equal(p.req_size, 1);
+	assert_int_equal(p.resp_size, 2048);
+	assert_int_equal(p.rr_burst, 1);
+	assert_string_equal(sweep_value_text(&s, 0, 7, buf, sizeof(buf)),
+	    "64K");
+	assert_string_equal(sweep_value_text(&s, 2, 7, buf, sizeof(buf)),
+	    "8");
+	assert_string_equal(sweep_param_name(SWEEP_REQ_SIZE),
+	    "request-size");
+	assert_string_equal(sweep_param_name(SWEEP_RESP_SIZE),
+	    "response-size");
+	assert_string_equal(sweep_param_name(SWEEP_BURST), "burst");
+	assert_true(sweep_has(&s, SWEEP_BURST));
+	assert_int_equal(sweep_parse(&s, "burst=2", err, sizeof(err)), -1);
+	assert_string_equal(err, "--sweep: parameter burst given twice");
+}
+
 int
 main(void)
 {
@@ -474,6 +534,7 @@ main(void)
 		cmocka_unit_test(test_apply_fields),
 		cmocka_unit_test(test_value_text),
 		cmocka_unit_test(test_rate_axis),
+		cmocka_unit_test(test_rr_axes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "base/lathist.h"
 #include "out/table.h"
 
 /* cmocka 1.1.5 has assert_float_equal only, in single precision. */
@@ -282,7 +283,8 @@ test_json(void **state)
 	assert_int_equal(json_array_size(a), 4);
 
 	p = json_array_get(a, 0);
-	assert_int_equal(json_object_size(p), 13);
+	assert_int_equal(json_object_size(p), 14);
+	assert_true(json_is_null(json_object_get(p, "rr")));
 	v = json_object_get(p, "values");
 	assert_int_equal(json_object_size(v), 2);
 	assert_int_equal(json_integer_value(json_object_get(v, "window")),
@@ -342,6 +344,91 @@ test_json(void **state)
 	json_decref(a);
 }
 
+/*
+ * One --rr run: n transactions in 2 s each end; latencies: n98 of lat_a
+ * ns and the rest of lat_b; the asking end's interrupts when irq >= 0.
+ */
+static void
+rr_add(struct table_acc *a, uint64_t n, uint64_t lat_a, uint64_t lat_b,
+    unsigned n98, double cpu_tx, double cpu_rx, long irq)
+{
+	struct gb_result	*r;
+	unsigned		 i;
+
+	r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	r->params.rr = 1;
+	r->sender.has = r->receiver.has = 1;
+	r->sender.seconds = r->receiver.seconds = 2;
+	r->sender.rr.has = r->receiver.rr.has = 1;
+	r->sender.rr.transactions = r->receiver.rr.transactions = n;
+	r->sender.cpu.process_pct = cpu_tx;
+	r->receiver.cpu.process_pct = cpu_rx;
+	r->sender.iface.has_interrupts = irq >= 0;
+	r->sender.iface.interrupts = irq >= 0 ? (uint64_t)irq : 0;
+	r->has_latency = 1;
+	lathist_init(&r->latency);
+	for (i = 0; i < 100; i++)
+		lathist_add(&r->latency, i < n98 ? lat_a : lat_b);
+	table_acc_add(a, r);
+	free(r);
+}
+
+/*
+ * --rr: burst=1 (two runs) and burst=4 (one).  By hand: trans/s 10000
+ * and 12000, mean 11000, sd 1414.21, CI +-12.7062 * 1000 = 12706.2;
+ * P50 20.479 us (20000 ns is in the bucket 19968..20479) and 30.0, mean
+ * 25.2; P99 80.0 and 30.0, mean 55.0; irq/trans-TX 20000 / 20000 on the
+ * first run only; RX never known.
+ */
+static void
+test_rr(void **state)
+{
+	static const char want[] =
+	    "burst   trans/s (95% CI)            P50 us   P99 us  %TX  %RX"
+	    "  irq/trans-TX irq/trans-RX warn\n"
+	    "1       11000.0 +- 12706.2            25.2     55.0   42   32"
+	    "         1.000          n/a    0\n"
+	    "4       50000.0 +- n/a                50.0     50.0   90   88"
+	    "           n/a          n/a    0\n";
+	struct sweep		 s;
+	struct table_point	 pts[2];
+	struct table_acc	 a;
+	char			 err[256], *got;
+	json_t			*j, *rr;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(sweep_parse(&s, "burst=1,4", err, sizeof(err)), 0);
+	table_acc_init(&a);
+	rr_add(&a, 20000, 20000, 80000, 98, 40, 30, 20000);
+	rr_add(&a, 24000, 30000, 30000, 100, 44, 34, -1);
+	table_point_finish(&a, 0, 0.95, &pts[0]);
+	table_acc_init(&a);
+	rr_add(&a, 100000, 50000, 50000, 100, 90, 88, -1);
+	table_point_finish(&a, 1, 0.95, &pts[1]);
+	assert_true(pts[0].rr);
+	assert_true(table_point_rate(&pts[0]) == &pts[0].trans_s);
+	assert_near(pts[0].trans_s.ci_half, 12706.2047, 1e-3);
+	assert_near(pts[0].p50_us.mean, (20.479 + 30) / 2, 1e-9);
+	got = render(&s, pts, 2, 'm');
+	assert_string_equal(got, want);
+	free(got);
+	j = table_json(&s, pts, 2);
+	assert_non_null(j);
+	rr = json_object_get(json_array_get(j, 0), "rr");
+	assert_true(json_is_object(rr));
+	assert_int_equal(json_object_size(rr), 5);
+	assert_stats_json(json_object_get(rr, "trans_per_s"), 2, 11000, 1);
+	assert_stats_json(json_object_get(rr, "p50_us"), 2, 25.2395, 1);
+	assert_stats_json(json_object_get(rr, "p99_us"), 2, 55, 1);
+	assert_stats_json(json_object_get(rr, "irq_per_trans_tx"), 1, 1, 0);
+	assert_true(json_is_null(json_object_get(rr, "irq_per_trans_rx")));
+	rr = json_object_get(json_array_get(j, 1), "rr");
+	assert_stats_json(json_object_get(rr, "trans_per_s"), 1, 50000, 0);
+	json_decref(j);
+}
+
 int
 main(void)
 {
@@ -351,6 +438,7 @@ main(void)
 		cmocka_unit_test(test_text_two_axes),
 		cmocka_unit_test(test_acc_sender_only),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_rr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -154,6 +154,12 @@ struct gb_params {
 	uint32_t	req_size;	/* --request-size */
 	uint32_t	resp_size;	/* --response-size */
 	uint32_t	rr_burst;	/* --rr-burst */
+	/*
+	 * --bidir: both directions at once.  direction is the first half's
+	 * (streams connections), the second half (streams more) goes the
+	 * other way: 2 x streams data connections in all.
+	 */
+	int		bidir;
 };
 
 /*
@@ -204,6 +210,30 @@ static inline uint32_t
 params_rr_size(uint32_t v)
 {
 	return v != 0 ? v : 1;
+}
+/*
+ * The data connections a test opens: streams, twice that with --bidir.
+ * Connection i < streams goes the way direction says, the rest the other.
+ */
+static inline uint32_t
+params_conns(const struct gb_params *p)
+{
+	return p->bidir ? 2 * p->streams : p->streams;
+}
+/*
+ * Does connection i send, on an end whose first half sends when is_tx?
+ * (--bidir's second half goes the other way.)
+ */
+static inline int
+params_conn_tx(const struct gb_params *p, uint32_t i, int is_tx)
+{
+	return i < p->streams ? is_tx : !is_tx;
+}
+/* Does the listener transmit in this test (-r, --bidir)? */
+static inline int
+params_listener_sends(const struct gb_params *p)
+{
+	return p->direction == GB_DIR_CLIENT_RECEIVES || p->bidir;
 }
 const struct params_field *params_field(enum params_field_id);
 uint64_t params_get(const struct gb_params *, enum params_field_id);

@@ -287,6 +287,7 @@ struct gb_finding {
 
 struct gb_interval {
 	int		omitted;	/* --omit: before the measured start */
+	int		reverse;	/* --bidir: of the half going back */
 	double		start_s;	/* from the start, or the omit's end */
 	double		end_s;
 	uint64_t	bytes;
@@ -366,6 +367,15 @@ struct gb_result {
 	int			local_is_sender;	/* which side printed this */
 	struct gb_side		sender;
 	struct gb_side		receiver;
+	/*
+	 * --bidir: the other direction's two ends (params.direction says
+	 * which way sender -> receiver went; these went back).  Each end's
+	 * host figures (CPU, interrupts, packets) are shared by the two
+	 * directions: result_bidir_host() gives the reverse sides the
+	 * forward ones' of the same host.
+	 */
+	struct gb_side		rsender;
+	struct gb_side		rreceiver;
 	unsigned		nfindings;	/* diag.c, from both sides */
 	struct gb_finding	findings[GB_MAX_FINDINGS];
 	unsigned		nintervals;
@@ -376,6 +386,14 @@ struct gb_result {
 	 */
 	unsigned		npeer_intervals;
 	struct gb_interval	peer_intervals[GB_MAX_INTERVALS];
+	/*
+	 * --bidir -i, the client only: the reverse direction's slices,
+	 * this end's and the listener's, by the same index.
+	 */
+	unsigned		nrintervals;
+	struct gb_interval	rintervals[GB_MAX_INTERVALS];
+	unsigned		nrpeer_intervals;
+	struct gb_interval	rpeer_intervals[GB_MAX_INTERVALS];
 	/* --rr, the asking end: every stream's latencies (lathist.h). */
 	int			has_latency;
 	struct lathist		latency;

@@ -29,6 +29,9 @@ enum sweep_param {
 	SWEEP_STREAMS,	/* -P */
 	SWEEP_CC,	/* congestion control, a name */
 	SWEEP_RATE,	/* -u's -R: bit/s, or packets/s (SWEEP_RATE_PPS) */
+	SWEEP_REQ_SIZE,	/* --rr's --request-size */
+	SWEEP_RESP_SIZE,	/* --rr's --response-size */
+	SWEEP_BURST,	/* --rr's --rr-burst */
 	SWEEP_NPARAMS
 };
 

@@ -18,6 +18,7 @@
  *	L->C start {}                           both sides move data
  *	                    L->C interval {interval}, each -i slice
  *	C->L done {side}                        L->C result {side}
+ *	    (--bidir: {side, side2}, the end's half that went the other way)
  *	either: error {message}
  *
  * With a pre-shared key (auth.h) the hello carries a nonce, the listener
@@ -99,6 +100,9 @@ struct proto_msg {
 	int			refusal;		/* refuse */
 	char			message[256];		/* refuse, error */
 	struct gb_side		side;			/* done, result */
+	/* --bidir's done and result: the end's other half, "side2" */
+	int			has_side2;
+	struct gb_side		side2;
 	struct gb_interval	interval;		/* interval */
 };
 

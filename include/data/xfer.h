@@ -27,10 +27,17 @@ struct xfer_crr {
 	size_t			 msglen[GB_MAX_STREAMS];
 };
 
+/*
+ * --bidir (params->bidir): fds holds params_conns() connections; the first
+ * streams go the way is_tx says, the rest the other way, as a second
+ * transfer on the same loop (xfer_reverse) with its own host samples.
+ * done_cb comes once both have ended; an abort or a failed stream of
+ * either stops both.
+ */
 struct xfer_config {
 	const struct gb_params	*params;
 	int			 is_tx;		/* this end sends */
-	int			*fds;		/* params->streams, owned now */
+	int			*fds;		/* params_conns(), owned now */
 	const struct hoststat_roots *roots;
 	const char		*ifname;	/* -I, or NULL: from fds[0] */
 	uint16_t		 port;		/* the listener's, for --capture */
@@ -92,7 +99,9 @@ int		 xfer_finish_partial(struct xfer *, struct gb_side *,
  * (not a --crr test, no such stream, or its last one not yet taken).
  */
 int		 xfer_crr_give(struct xfer *, unsigned stream, int fd);
-/* Join the threads and close the sockets. */
+/* --bidir: the half going the other way (for xfer_finish), else NULL. */
+struct xfer	*xfer_reverse(struct xfer *);
+/* Join the threads and close the sockets (both halves). */
 void		 xfer_free(struct xfer *);
 
 #endif /* GB_XFER_H */

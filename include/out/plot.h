@@ -1,6 +1,7 @@
 /*
  * plot.h: --plot FILE: Mbps against the swept parameter with confidence
- * bars, and each end's CPU % and irq/pkt on a second panel, drawn by
+ * bars, and each end's CPU % and irq/pkt on a second panel (--rr: P50
+ * and P99 latency, and trans/s; one --rr test: its latency CDF), drawn by
  * gnuplot run as a child process (SVG, or PNG where gnuplot has the
  * pngcairo or png terminal, by the file's extension).
  */
@@ -9,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "base/lathist.h"
 #include "base/sweep.h"
 #include "out/table.h"
 
@@ -21,5 +23,12 @@ int	plot_available(void);
 int	plot_write(const char *path, const struct sweep *,
 	    const struct table_point *, unsigned npoints, char unit,
 	    char *err, size_t errlen);
+/*
+ * One --rr test: the distribution of its latencies, a CDF on a log x
+ * axis, with P50, P99 and P99.9 marked; title (--title) may be NULL.
+ * Returns 0, or -1 with a reason in err.
+ */
+int	plot_write_cdf(const char *path, const struct lathist *,
+	    const char *title, char *err, size_t errlen);
 
 #endif /* GB_PLOT_H */

@@ -48,6 +48,7 @@ struct plot_script {
 	int				 have_lower;
 	int				 have_y2;
 	double				 level;
+	int				 rr;	/* --rr points: plot_rr.c */
 	int				*index;
 };
 

@@ -21,6 +21,11 @@ struct table_acc {
 	struct stats_acc	cpu_tx, cpu_rx;	/* process_pct of each end */
 	struct stats_acc	irq_tx, irq_rx;	/* only runs where known */
 	struct stats_acc	rx_pps, lost_pct;	/* -u runs */
+	/* --rr runs: trans/s, the asking end's P50 and P99 in us, irq a
+	 * transaction on each end (the asking end is TX). */
+	int			rr;
+	struct stats_acc	trans_s, p50_us, p99_us;
+	struct stats_acc	irq_trans_tx, irq_trans_rx;
 	uint64_t		retransmits;
 	unsigned		nwarnings;
 };
@@ -33,6 +38,9 @@ struct table_point {
 	struct stats	cpu_tx, cpu_rx;
 	struct stats	irq_tx, irq_rx;	/* n == 0: unavailable */
 	struct stats	rx_pps, lost_pct;	/* -u: n == 0 for TCP */
+	int		rr;		/* some run was an --rr test */
+	struct stats	trans_s, p50_us, p99_us;	/* --rr */
+	struct stats	irq_trans_tx, irq_trans_rx;	/* --rr */
 	uint64_t	retransmits;	/* summed over the runs */
 	unsigned	nwarnings;	/* summed over both ends and runs */
 	int		ci_met;		/* --confidence: -1 not asked, 0, 1 */
@@ -46,16 +54,24 @@ void	table_acc_fail(struct table_acc *);
 void	table_point_finish(const struct table_acc *, unsigned point,
 	    double level, struct table_point *);
 /*
+ * What --repeat and --confidence work on: trans/s for --rr points, else
+ * Mbps.
+ */
+const struct stats *table_point_rate(const struct table_point *);
+/*
  * One row per point: the swept values, Mbps mean +- CI half width (in the
  * -f unit), %TX, %RX, irq/pkt each end, retransmits (-u: kpps received
- * and loss %), warnings; and a line
+ * and loss %), warnings; for --rr points, trans/s +- CI, P50 and P99
+ * in us, %TX, %RX, irq/trans each end, warnings; and a line
  * per point whose --confidence width was not reached.
  */
 void	table_text(FILE *, const struct sweep *, const struct table_point *,
 	    unsigned npoints, char unit);
 /* [{values: {param: value}, runs, failed, mbps: {n, mean, sd, min, max,
  *   ci_lo, ci_hi, level}, cpu_tx, cpu_rx, irq_tx, irq_rx, rx_pps,
- *   lost_pct, retransmits, warnings, confidence_met}] */
+ *   lost_pct, retransmits, warnings, confidence_met, rr: null or
+ *   {trans_per_s, p50_us, p99_us, irq_per_trans_tx, irq_per_trans_rx}}]
+ */
 json_t	*table_json(const struct sweep *, const struct table_point *,
 	    unsigned npoints);
 
