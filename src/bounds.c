@@ -208,6 +208,24 @@ check_udp_rate(const struct gb_bounds *l, const struct gb_params *p,
 	return -1;
 }
 
+/*
+ * --crr: each stream has a new connection waiting for its first message
+ * at any time, all from the test's address; more streams than
+ * --max-pending-source would have pending.c close the test's own.
+ */
+static int
+check_crr(const struct gb_bounds *l, const struct gb_params *p,
+    char *err, size_t errlen)
+{
+	if (!p->crr || p->streams <= l->max_pending_source)
+		return 0;
+	snprintf(err, errlen, "a --crr test of %" PRIu32 " streams opens as "
+	    "many connections at once from one address; this listener "
+	    "takes at most %" PRIu32 " (its --max-pending-source)",
+	    p->streams, l->max_pending_source);
+	return -1;
+}
+
 int
 bounds_check(const struct gb_bounds *l, const struct gb_params *p,
     char *err, size_t errlen)
@@ -216,7 +234,8 @@ bounds_check(const struct gb_bounds *l, const struct gb_params *p,
 	    check_sizes(l, p, err, errlen) == -1 ||
 	    check_bytes(l, p, err, errlen) == -1 ||
 	    check_rate(l, p, err, errlen) == -1 ||
-	    check_udp_rate(l, p, err, errlen) == -1)
+	    check_udp_rate(l, p, err, errlen) == -1 ||
+	    check_crr(l, p, err, errlen) == -1)
 		return -1;
 	return 0;
 }

@@ -134,6 +134,28 @@ data_local(const struct client *c, unsigned i, struct sock_local *l)
 	return l;
 }
 
+/*
+ * --crr: each transaction's connection presents stream i's data message
+ * again (the listener takes it as it took the stream's), from -B and
+ * --bind-dev but any port.
+ */
+static int
+crr_config(struct client *c, const struct sock_addr *a, unsigned i,
+    const struct proto_msg *m, char *err, size_t errlen)
+{
+	if (!c->p->crr)
+		return CLIENT_OK;
+	c->crr.to = a;
+	c->crr.local.addr = c->cfg->role.bind_addr;
+	c->crr.local.dev = c->cfg->role.bind_dev;
+	if ((c->crr_msg[i] = proto_encode(m, &c->crr.msglen[i])) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return CLIENT_FAILED;
+	}
+	c->crr.msg[i] = (const char *)c->crr_msg[i];
+	return CLIENT_OK;
+}
+
 /* -u: every stream's hello datagram, again each UDP_HELLO_MS. */
 #define UDP_HELLO_MS	100
 
@@ -255,7 +277,8 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		m->type = PROTO_DATA;
 		memcpy(m->token, token, sizeof(m->token));
 		m->stream = i;
-		if ((rc = client_send(c, m, c->fds[i], err, errlen)) != CLIENT_OK)
+		if ((rc = crr_config(c, a, i, m, err, errlen)) != CLIENT_OK ||
+		    (rc = client_send(c, m, c->fds[i], err, errlen)) != CLIENT_OK)
 			goto out;
 	}
 	rc = client_expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err, errlen);
@@ -385,6 +408,7 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		.progress_cb = c->cfg->role.progress_cb != NULL &&
 		    !c->p->bidir ? on_progress : NULL,
 		.dg_token = c->dg_token,
+		.crr = c->p->crr ? &c->crr : NULL,
 	};
 	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;
 	int rc = CLIENT_FAILED;
@@ -540,9 +564,11 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	}
 out:
 	client_flush_intervals(&c);
-	for (i = 0; i < GB_MAX_STREAMS; i++)
+	for (i = 0; i < GB_MAX_STREAMS; i++) {
 		if (c.fds[i] != -1)
 			close(c.fds[i]);
+		free(c.crr_msg[i]);
+	}
 	if (c.ctl != -1)
 		close(c.ctl);
 	proto_reader_reset(&c.rd);

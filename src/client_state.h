@@ -39,6 +39,9 @@ struct client {
 	unsigned			 shown;	/* interval lines printed */
 	unsigned			 rshown;	/* --bidir's reverse ones */
 	uint8_t				 dg_token[DGRAM_TOKEN_LEN];	/* -u */
+	/* --crr: where each transaction connects, each stream's message */
+	struct xfer_crr			 crr;
+	uint8_t				*crr_msg[GB_MAX_STREAMS];
 };
 
 void	client_trace(const struct client *, const char *what,

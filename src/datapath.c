@@ -23,6 +23,8 @@ static const char *const datapath_names[GB_PATH_COUNT] = {
 	[GB_PATH_RR_ANSWER] = "rr_answer",
 	[GB_PATH_UDP_RR_ASK] = "udp_rr_ask",
 	[GB_PATH_UDP_RR_ANSWER] = "udp_rr_answer",
+	[GB_PATH_CRR_ASK] = "crr_ask",
+	[GB_PATH_CRR_ANSWER] = "crr_answer",
 };
 
 const char *
@@ -55,6 +57,8 @@ datapath_asked(const struct gb_params *p, int is_tx)
 int
 datapath_of(const struct gb_params *p, int is_tx)
 {
+	if (p->rr && p->crr)
+		return is_tx ? GB_PATH_CRR_ASK : GB_PATH_CRR_ANSWER;
 	if (p->rr && p->udp)
 		return is_tx ? GB_PATH_UDP_RR_ASK : GB_PATH_UDP_RR_ANSWER;
 	if (p->rr)

@@ -276,6 +276,10 @@ diag_too_short(struct gb_result *r)
 		result_udp(r, &f);
 		has_pkts = f.has;
 		pkts = f.received;
+	} else if (r->params.crr && r->sender.rr.has) {
+		/* --crr: the streams' own connections carry no data */
+		has_pkts = 1;
+		pkts = r->sender.rr.transactions;
 	} else if (r->sender.has && r->sender.tcp.has &&
 	    r->sender.tcp.data_segs_out > 0) {	/* 0: an old kernel's */
 		has_pkts = 1;
@@ -287,7 +291,8 @@ diag_too_short(struct gb_result *r)
 	if (has_pkts)
 		diag_add(r, "too_short", "both", "too short to diagnose: %.3f "
 		    "s and %" PRIu64 " %s (needs %.1f s and %d)", d->seconds,
-		    pkts, r->params.udp ? "datagrams" : "data segments",
+		    pkts, r->params.udp ? "datagrams" : r->params.crr ?
+		    "transactions" : "data segments",
 		    DIAG_MIN_SECONDS, DIAG_MIN_PACKETS);
 	else
 		diag_add(r, "too_short", "both", "too short to diagnose: %.3f "

@@ -89,6 +89,7 @@ static const struct option opts_long[] = {
 	{ "request-size", required_argument,	NULL,	OPT_REQ_SIZE },
 	{ "response-size", required_argument,	NULL,	OPT_RESP_SIZE },
 	{ "rr",		no_argument,		NULL,	OPT_RR },
+	{ "crr",	no_argument,		NULL,	OPT_CRR },
 	{ "rr-burst",	required_argument,	NULL,	OPT_RR_BURST },
 	{ "rr-timeout",	required_argument,	NULL,	OPT_RR_TIMEOUT },
 	{ "repeat",	required_argument,	NULL,	OPT_REPEAT },
@@ -287,8 +288,8 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_REPEAT, OPT_SWEEP, OPT_FQ_RATE, OPT_SENDFILE,
 		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
-		OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST, OPT_RR_TIMEOUT,
-		OPT_BIDIR,
+		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
+		OPT_RR_TIMEOUT, OPT_BIDIR,
 	};
 	size_t i, len = strlen(st->client_only);
 
@@ -485,6 +486,9 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		break;
 	case OPT_RR:	/* opts_check sets -D with it */
 		o->params.rr = 1;
+		break;
+	case OPT_CRR:	/* a kind of --rr, which it implies */
+		o->params.rr = o->params.crr = 1;
 		break;
 	case OPT_BIDIR:
 		o->params.bidir = 1;

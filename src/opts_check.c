@@ -134,12 +134,18 @@ opts_rr_sweep(const struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "is not for --rr (sweep request-size=, "
 		    "response-size= or burst=)");
 	}
+	if (o->params.crr && sweep_has(&o->sweep, SWEEP_BURST)) {
+		snprintf(st->name, sizeof(st->name), "--sweep burst=");
+		return opts_error(st, "cannot be used with --crr (one "
+		    "transaction a connection)");
+	}
 	return OPTS_OK;
 }
 
 /*
  * --cport N: stream i binds N + i, within the ports (--bidir: 2 x -P
- * streams).  --rr's sizes and burst need --rr, and so do its sweep axes.
+ * streams; not with --crr, whose every transaction needs a new port).
+ * --rr's sizes and burst need --rr, and so do its sweep axes.
  * --json-stream follows one test, not the many of a sweep.
  */
 static int
@@ -163,6 +169,13 @@ opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 	    !(o->params.rr && o->params.udp)) {
 		snprintf(st->name, sizeof(st->name), "--rr-timeout");
 		return opts_error(st, "needs -u --rr");
+	}
+	if (o->params.crr && (o->params.rr_burst != 0 || o->cport != 0)) {
+		snprintf(st->name, sizeof(st->name), "%s",
+		    o->params.rr_burst != 0 ? "--rr-burst" : "--cport");
+		return opts_error(st, "cannot be used with --crr (%s)",
+		    o->params.rr_burst != 0 ? "one transaction a connection" :
+		    "each transaction connects from a new port");
 	}
 	if (opts_rr_sweep(o, st) == OPTS_ERROR)
 		return OPTS_ERROR;

@@ -93,9 +93,20 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	const char *no = NULL;
 
+	if (p->crr && !p->rr) {
+		snprintf(err, errlen, "--crr is a kind of --rr: rr is not set");
+		return -1;
+	}
 	if (!p->rr)
 		return params_rr_dgram_check(p, err, errlen);
-	if (p->udp && (p->rate_bps != 0 || p->rate_pps != 0 ||
+	if (p->crr && params_rr_size(p->rr_burst) > 1) {
+		snprintf(err, errlen, "--rr-burst cannot be used with --crr (one "
+		    "transaction a connection): %u", p->rr_burst);
+		return -1;
+	}
+	if (p->crr && p->udp)
+		no = "-u (a new TCP connection a transaction)";
+	else if (p->udp && (p->rate_bps != 0 || p->rate_pps != 0 ||
 	    p->batch != 0 || p->gso || p->gro))
 		no = "-R, --batch, --gso or --gro (a request waits for its "
 		    "answer)";
@@ -120,7 +131,8 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 	}
 	if (no == NULL)
 		return params_rr_dgram_check(p, err, errlen);
-	snprintf(err, errlen, "--rr cannot be used with %s", no);
+	snprintf(err, errlen, "%s cannot be used with %s", p->crr ? "--crr" :
+	    "--rr", no);
 	return -1;
 }
 

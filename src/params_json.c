@@ -19,7 +19,7 @@ params_to_json(const struct gb_params *p)
 {
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
 	    "s:b, s:b, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:I, s:I, "
-	    "s:I, s:b, s:b, s:I, s:b, s:I, s:I, s:I, s:I, s:b}",
+	    "s:I, s:b, s:b, s:I, s:b, s:b, s:I, s:I, s:I, s:I, s:b}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -46,7 +46,7 @@ params_to_json(const struct gb_params *p)
 	    "batch", (json_int_t)p->batch,
 	    "gso", p->gso, "gro", p->gro,
 	    "omit_ms", (json_int_t)p->omit_ms,
-	    "rr", p->rr,
+	    "rr", p->rr, "crr", p->crr,
 	    "req_size", (json_int_t)p->req_size,
 	    "resp_size", (json_int_t)p->resp_size,
 	    "rr_burst", (json_int_t)p->rr_burst,
@@ -137,6 +137,7 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	    member_bool(o, "gro", &p->gro, err, errlen) == -1 ||
 	    get_fields(o, PF_OMIT_MS, PF_OMIT_MS, p, err, errlen) == -1 ||
 	    member_bool(o, "rr", &p->rr, err, errlen) == -1 ||
+	    member_bool(o, "crr", &p->crr, err, errlen) == -1 ||
 	    get_fields(o, PF_REQ_SIZE, PF_RR_TIMEOUT_MS, p, err, errlen) == -1 ||
 	    member_bool(o, "bidir", &p->bidir, err, errlen) == -1)
 		return -1;

@@ -57,7 +57,8 @@
  * journal) and its directory (2).  PD_FD_STREAM, each of --max-streams
  * streams: its data socket, and what its receive or transmit path opens
  * besides: a pipe pair and /dev/null for --splice (a memfd for
- * --sendfile is fewer).  PD_FLOOR: the pending connections kept even when
+ * --sendfile is fewer; --crr's eventfd, the connection it answers and
+ * the one waiting for it are as many).  PD_FLOOR: the pending connections kept even when
  * the limit cannot hold a whole --max-streams test besides (at most half
  * of what the listener's own files leave): a listener that cannot accept
  * serves no test at all, and a test of fewer streams still fits.

@@ -13,6 +13,7 @@
  *	rr_answer	--rr: a request read, answered (stream_rr.c)
  *	udp_rr_answer	-u --rr: a request datagram of the stream, answered
  *			(stream_rr_dgram.c)
+ *	crr_answer	--crr: the same on each connection handed over
  *
  * with SO_RCVLOWAT and the slices of the silent-peer timeout that keep a
  * whole-buffer read from outwaiting a silent peer, and the end of a
@@ -463,6 +464,8 @@ static const struct receiver_path receiver_paths[GB_PATH_COUNT] = {
 					  shut_write },
 	[GB_PATH_UDP_RR_ANSWER] =	{ rr_dg_answer_open, rr_dg_answer,
 					  dg_end },
+	[GB_PATH_CRR_ANSWER] =		{ crr_answer_open, crr_answer,
+					  shut_write },
 };
 
 int

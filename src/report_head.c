@@ -23,9 +23,10 @@ report_header_line(FILE *fp, const struct gb_result *r, int is_tx)
 	int local = is_tx == (r->local_is_sender != 0);
 
 	if (p->rr) {	/* --rr's buffers are its request and answer */
-		fprintf(fp, "%s rr request=%" PRIu32 " response=%" PRIu32
+		fprintf(fp, "%s %s request=%" PRIu32 " response=%" PRIu32
 		    " burst=%" PRIu32 " streams=%" PRIu32,
-		    report_side_prefix(is_tx), params_rr_size(p->req_size),
+		    report_side_prefix(is_tx), p->crr ? "crr" : "rr",
+		    params_rr_size(p->req_size),
 		    params_rr_size(p->resp_size), params_rr_size(p->rr_burst),
 		    p->streams);
 		if (p->udp)	/* the asker's: it decides what is lost */

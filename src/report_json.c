@@ -172,7 +172,8 @@ report_rr_json(const struct gb_result *r)
 	result_rr(r, &f);
 	if (!f.has)
 		return json_null();
-	o = json_pack("{s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:o}",
+	o = json_pack("{s:b, s:I, s:f, s:I, s:I, s:I, s:o, s:o, s:o}",
+	    "crr", p->crr != 0,
 	    "transactions", member_jint(f.transactions), "per_s", f.per_s,
 	    "request_size", (json_int_t)params_rr_size(p->req_size),
 	    "response_size", (json_int_t)params_rr_size(p->resp_size),

@@ -63,11 +63,14 @@ report_rr_lines(FILE *fp, const struct gb_result *r, const struct gb_side *s,
 		return;
 	result_rr(r, &f);
 	fprintf(fp, "%s rr %" PRIu64 " transactions in %.2f s = %.2f /s, "
-	    "request %" PRIu32 " B, answer %" PRIu32 " B, burst %" PRIu32 "\n",
+	    "request %" PRIu32 " B, answer %" PRIu32 " B, burst %" PRIu32,
 	    pre, s->rr.transactions, s->seconds, s->seconds > 0 ?
 	    (double)s->rr.transactions / s->seconds : 0,
 	    params_rr_size(p->req_size), params_rr_size(p->resp_size),
 	    params_rr_size(p->rr_burst));
+	if (p->crr)	/* one a transaction: a figure of its own all the same */
+		fprintf(fp, ", %" PRIu64 " connections", s->rr.connections);
+	fputc('\n', fp);
 	report_rr_udp_line(fp, s, pre);
 	c = is_tx ? &f.ask : &f.answer;
 	if (c->has)

@@ -11,6 +11,7 @@
  *	rr_ask		--rr: a request sent, its answer awaited (stream_rr.c)
  *	udp_rr_ask	-u --rr: the same in datagrams, each request given up
  *			after a timeout (stream_rr_dgram.c)
+ *	crr_ask		--crr: the same on a new connection each time
  *
  * and the end of a stream: the write side shut down after the last
  * buffer, the wait for the receiver's FIN, -Z's last completions.  It
@@ -435,6 +436,7 @@ static const struct sender_path sender_paths[GB_PATH_COUNT] = {
 	[GB_PATH_RR_ASK] =	{ rr_ask_open, rr_ask, fin_wait },
 	[GB_PATH_UDP_RR_ASK] =	{ rr_dg_ask_open, rr_dg_ask,
 				  sender_dg_finish },
+	[GB_PATH_CRR_ASK] =	{ crr_ask_open, crr_ask, fin_wait },
 };
 
 int

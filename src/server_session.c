@@ -34,6 +34,8 @@
  *             v                                    v
  *           finish: result sent, report_cb, END (a once listener stops)
  *
+ *   RUNNING --data connection--> RUNNING: with --crr and the test's
+ *   token, a transaction's connection to its stream's thread; else closed
  *   RUNNING --xfer done, a stream failed--> error sent, END
  *   RUNNING, GOT_DONE --failure--> ABORTING (xfer_abort) --xfer done--> END
  *   every other state --failure--> END.  A failure is: an unexpected or
@@ -318,6 +320,24 @@ h_dgram(struct session *ss, struct session_arg *a)
 	return session_start(ss);	/* the greeter stays: strays */
 }
 
+/*
+ * A token seen on the wire is no use from another host: pc, from
+ * another address than the test's, is dropped (-1).
+ */
+int
+session_from_peer(struct session *ss, struct pconn *pc)
+{
+	char err[GB_ERR_LEN];
+
+	if (strcmp(pc->peer, ss->result->peer) == 0)
+		return 0;
+	snprintf(err, sizeof(err), "data connection from %s, not from the "
+	    "test's address %s: closed", pc->peer, ss->result->peer);
+	server_log(ss->srv, 0, pc->peer, err);
+	pending_drop(pc);
+	return -1;
+}
+
 /* SE_DATA while accepted: one more stream, the last one starts. */
 static enum session_state
 h_data(struct session *ss, struct session_arg *a)
@@ -333,15 +353,8 @@ h_data(struct session *ss, struct session_arg *a)
 	if (pc == NULL)
 		return h_dgram(ss, a);
 	fd = pc->fd;
-	/* A token seen on the wire is no use from another host. */
-	if (strcmp(pc->peer, ss->result->peer) != 0) {
-		snprintf(err, sizeof(err), "data connection from %s, not from "
-		    "the test's address %s: closed", pc->peer,
-		    ss->result->peer);
-		server_log(ss->srv, 0, pc->peer, err);
-		pending_drop(pc);
+	if (session_from_peer(ss, pc) == -1)
 		return ss->state;
-	}
 	pending_take(pc);
 	if (sock_set_nonblock(fd, 0) == -1 ||
 	    sock_apply(fd, &ss->p, params_conn_tx(&ss->p, m->stream,
@@ -427,7 +440,7 @@ static const session_fn SESSION_TABLE[SS_NSTATES][SE_NEVENTS] = {
 			h_stop },
 	[SS_RUNNING] = {
 			IGN,     h_unexpected, h_done_early, h_unexpected,
-			h_lost,  h_data_refused, h_xfer_done, h_late_figures,
+			h_lost,  session_crr,  h_xfer_done,  h_late_figures,
 			h_stop },
 	[SS_GOT_DONE] = {
 			IGN,     h_unexpected, h_unexpected, h_unexpected,

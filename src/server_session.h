@@ -145,6 +145,17 @@ enum session_state	session_fail(struct session *, const char *why);
  */
 const char	*session_room(struct server *, const struct pconn *,
 		    char *buf, size_t len);
+/*
+ * A token seen on the wire is no use from another host: 0 when pc comes
+ * from the test's address, else -1 (pc dropped, logged).
+ */
+int		 session_from_peer(struct session *, struct pconn *);
+/*
+ * server_xfer.c, SE_DATA while running: with --crr and the test's token,
+ * a transaction's connection to its stream's answering thread; else
+ * closed.
+ */
+enum session_state	session_crr(struct session *, struct session_arg *);
 /* A data message on pc: to the session whose token it carries. */
 void		 session_data(struct server *, struct pconn *,
 		    const struct proto_msg *);

@@ -3,14 +3,19 @@
  * (server_session.h): the transfer started within the listener's
  * deadlines and byte caps once every stream is here, the start message,
  * and each -i slice sent to the client, whose interval lines carry both
- * ends.  What the session does next is its state machine's
+ * ends, and --crr's connections handed to the answering threads while it
+ * runs.  What the session does next is its state machine's
  * (server_session.c): this file only raises its events.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/bounds.h"
 #include "data/xfer.h"
+#include "host/sock.h"
 #include "server_session.h"
 #include "wire/ctl.h"
 
@@ -49,6 +54,50 @@ on_interval(const struct gb_interval *iv, int is_tx, void *arg)
 	}
 	a.err = err;
 	session_event(ss, SE_CTL_LOST, &a);
+}
+
+/*
+ * SE_DATA while running: with --crr, a transaction's connection, to its
+ * stream's answering thread (stream_rr.c says why this way).  It passed
+ * pending.c's deadline and caps as any new connection; its token and
+ * address are checked as at the handshake.  One a stream waits at most:
+ * the asker has one transaction in flight, so a second is not its.
+ */
+enum session_state
+session_crr(struct session *ss, struct session_arg *a)
+{
+	const struct proto_msg *m = a->m;
+	struct pconn *pc = a->pc;
+	char err[GB_ERR_LEN] = "";
+	int fd;
+
+	if (pc == NULL)		/* -u's greeter: never answered */
+		return ss->state;
+	if (!ss->p.crr || !session_token_equal(m->token, ss->token) ||
+	    m->stream >= ss->p.streams) {
+		server_data_refused(pc);
+		return ss->state;
+	}
+	if (session_from_peer(ss, pc) == -1)
+		return ss->state;
+	fd = pending_take(pc);
+	if (sock_set_nonblock(fd, 0) == -1 ||
+	    sock_set_timeouts(fd, (int)ss->srv->lim->silent_ms) == -1)
+		snprintf(err, sizeof(err), "a --crr connection: %s",
+		    strerror(errno));
+	else if (sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == 0)
+		err[0] = '\0';
+	if (err[0] != '\0') {
+		close(fd);
+		return session_fail(ss, err);
+	}
+	if (xfer_crr_give(ss->x, m->stream, fd) == -1) {
+		snprintf(err, sizeof(err), "--crr connection for stream %u "
+		    "while its last one waits: closed", m->stream);
+		server_log(ss->srv, 1, ss->result->peer, err);
+		close(fd);
+	}
+	return ss->state;
 }
 
 /* Every stream is here: snapshot first, then tell the client to go. */

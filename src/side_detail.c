@@ -122,8 +122,9 @@ zerocopy(const struct gb_zerocopy *z)
 }
 
 /*
- * --rr: the transactions, or null; with -u the datagrams' counts, the
- * asker's timeout, lost and late (null on the answerer).
+ * --rr: the transactions (and --crr's connections), or null; with -u the
+ * datagrams' counts, the asker's timeout, lost and late (null on the
+ * answerer).
  */
 static json_t *
 rr(const struct gb_rr *t)
@@ -132,8 +133,9 @@ rr(const struct gb_rr *t)
 
 	if (!t->has)
 		return json_null();
-	return json_pack("{s:I, s:o}", "transactions",
-	    member_jint(t->transactions), "udp", !t->has_udp ? json_null() :
+	return json_pack("{s:I, s:I, s:o}", "transactions",
+	    member_jint(t->transactions), "connections",
+	    member_jint(t->connections), "udp", !t->has_udp ? json_null() :
 	    json_pack("{s:o, s:I, s:o, s:o, s:I, s:I}",
 	    "timeout_ms", member_uint_or_null(ask, t->timeout_ms),
 	    "requests", member_jint(t->requests),

@@ -285,7 +285,10 @@ rr_udp(struct side_in *in, const json_t *u, struct gb_rr *t)
 	return 0;
 }
 
-/* --rr's count: null, or the transactions (and -u's counts). */
+/*
+ * --rr's counts: null, or the transactions, --crr's connections and -u's
+ * counts.
+ */
 static int
 rr(struct side_in *in, const json_t *j, struct gb_rr *t)
 {
@@ -296,6 +299,8 @@ rr(struct side_in *in, const json_t *j, struct gb_rr *t)
 		return t->has;
 	if (side_member_uint(in, o, "transactions", UINT64_MAX,
 	    SIDE_WANT_VALUE, &t->transactions) == -1 ||
+	    side_member_uint(in, o, "connections", UINT64_MAX,
+	    SIDE_WANT_VALUE, &t->connections) == -1 ||
 	    (t->has_udp = side_member_get(in, o, "udp", SIDE_WANT_ANY,
 	    &u)) == -1)
 		return -1;

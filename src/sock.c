@@ -283,6 +283,14 @@ sock_bind_local(int fd, const struct sock_local *l, int family, char *err,
 	if (l->port != 0)
 		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
 		    sizeof(one));
+	/*
+	 * -B alone: the port is the kernel's choice at connect(), for the
+	 * whole 4-tuple, as without -B; a bind() would take one for the
+	 * address, never one in TIME_WAIT (--crr's thousands a second).
+	 */
+	else
+		(void)setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one,
+		    sizeof(one));
 	if (bind(fd, (struct sockaddr *)&local.ss, local.len) == -1) {
 		if (l->port != 0)
 			snprintf(err, errlen, "cannot bind to %s port %u "

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "data/stream.h"
+#include "stream_rr.h"
 
 void
 stream_io_init(struct stream_io *io, int fd, int path, size_t len,
@@ -28,6 +29,8 @@ stream_io_init(struct stream_io *io, int fd, int path, size_t len,
 	io->pin_cpu = io->pinned = io->cpu = -1;
 	io->tx.memfd = io->rx.devnull = -1;
 	io->rx.pipe[0] = io->rx.pipe[1] = -1;
+	io->rr.crr.wake = -1;
+	atomic_init(&io->rr.crr.next, -1);
 }
 
 int
@@ -135,6 +138,7 @@ stream_io_close(struct stream_io *io)
 	if (io->rx.devnull >= 0)
 		close(io->rx.devnull);
 	io->tx.memfd = io->rx.devnull = io->rx.pipe[0] = io->rx.pipe[1] = -1;
+	crr_close(io);
 }
 
 /*

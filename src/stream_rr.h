@@ -30,5 +30,23 @@ int	rr_dg_ask_open(struct stream_io *, char *err, size_t errlen);
 int	rr_dg_ask(struct stream_io *, atomic_int *stop, uint64_t nbuf);
 int	rr_dg_answer_open(struct stream_io *, char *err, size_t errlen);
 int	rr_dg_answer(struct stream_io *);
+/*
+ * --crr.  The asker: --rr's, and the data message before each request.
+ * Connect, ask, await, close, until stop.
+ */
+int	crr_ask_open(struct stream_io *, char *err, size_t errlen);
+int	crr_ask(struct stream_io *, atomic_int *stop, uint64_t nbuf);
+/* The answerer: its buffers and the eventfd that wakes it. */
+int	crr_answer_open(struct stream_io *, char *err, size_t errlen);
+/* Answer each connection handed over, until the stream's FIN. */
+int	crr_answer(struct stream_io *);
+/*
+ * The event loop: fd, a connection of this stream's, to its answerer;
+ * -1 (fd stays the caller's) when one is still waiting or the stream
+ * is no --crr answerer.
+ */
+int	crr_give(struct stream_io *, int fd);
+/* stream_io_close: a connection never taken, the eventfd. */
+void	crr_close(struct stream_io *);
 
 #endif /* GB_STREAM_RR_H */

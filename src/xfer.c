@@ -46,6 +46,7 @@
 #include "data/sender.h"
 #include "data/stream.h"
 #include "data/xfer.h"
+#include "stream_rr.h"
 #include "xfer_measure.h"
 
 /*
@@ -355,9 +356,23 @@ xfer_dg_config(struct xfer *x, struct stream_dg *dg, unsigned i)
 	dg->stop = &x->stop;
 }
 
-static int
-xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
+/* --crr's asker: where stream i connects, its data message. */
+static void
+xfer_crr_config(struct xfer *x, struct stream_crr *c, unsigned i,
+    const struct xfer_crr *xc)
 {
+	c->to = xc->to;
+	c->local = xc->local;
+	c->p = &x->p;
+	c->msg = xc->msg[i];
+	c->msglen = xc->msglen[i];
+}
+
+static int
+xfer_streams(struct xfer *x, const struct xfer_config *c, char *err,
+    size_t errlen)
+{
+	int *fds = c->fds;
 	struct stream *s;
 	unsigned i;
 	int rc, path = datapath_of(&x->p, x->is_tx);
@@ -380,6 +395,8 @@ xfer_streams(struct xfer *x, int *fds, char *err, size_t errlen)
 		s->io.rr.resp = x->p.resp_size;
 		s->io.rr.burst = x->p.rr_burst;
 		s->io.rr.timeout_ms = params_rr_timeout_ms(x->p.rr_timeout_ms);
+		if (path == GB_PATH_CRR_ASK && c->crr != NULL)
+			xfer_crr_config(x, &s->io.rr.crr, i, c->crr);
 		if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,
 		    path, x->p.buflen, (int)x->silent_ms, err, errlen) == -1)
 			return -1;
@@ -473,7 +490,7 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 	    xfer_events(x, err, errlen) == -1 ||
 	    xfer_measure_before(&x->ms, err, errlen) == -1)
 		goto fail;
-	if (xfer_streams(x, c->fds, err, errlen) == -1) {
+	if (xfer_streams(x, c, err, errlen) == -1) {
 		xfer_abort(x, "set-up failed");
 		goto fail;
 	}
@@ -520,6 +537,14 @@ xfer_abort(struct xfer *x, const char *why)
 			shutdown(x->s[i].fd, SHUT_RDWR);
 	if (x->rev != NULL)
 		xfer_abort(x->rev, why);
+}
+
+int
+xfer_crr_give(struct xfer *x, unsigned stream, int fd)
+{
+	if (stream >= x->n || x->s[stream].io.path != GB_PATH_CRR_ANSWER)
+		return -1;
+	return crr_give(&x->s[stream].io, fd);
 }
 
 void

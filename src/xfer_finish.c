@@ -81,6 +81,7 @@ xfer_rr_figures(const struct xfer *x, struct gb_side *side,
 			side->rr.late += rr->slots->late;
 			side->rr.stray += rr->slots->stray;
 		}
+		side->rr.connections += atomic_load(&rr->crr.conns);
 		if (r != NULL && x->is_tx && rr->hist != NULL)
 			lathist_merge(&r->latency, rr->hist);
 	}

@@ -466,6 +466,23 @@ habit "ttcp's -d (SO_DEBUG)" "unknown option: -d" \
     "-d is no option here (ttcp's SO_DEBUG: --ttcp -d)" $BASE -d
 }
 
+# --crr (issue 18) takes no value; its combinations instead.  It implies
+# --rr, one transaction a connection (no --rr-burst, no --sweep burst=),
+# each from a new port (no --cport).
+# shellcheck disable=SC2086	# $BASE is a list of words
+{
+run_case "--crr --rr-burst 2: one transaction a connection" "--rr-burst" \
+    $BASE --crr --rr-burst 2
+expect_msg "--rr-burst: cannot be used with --crr (one transaction a connection)"
+run_case "--crr --cport 30000: a new port each transaction" "--cport" \
+    $BASE --crr --cport 30000
+expect_msg "--cport: cannot be used with --crr (each transaction connects from a new port)"
+run_case "--crr --sweep burst=1,2: one transaction a connection" \
+    "--sweep burst=" $BASE --crr --sweep burst=1,2
+expect_msg "--sweep burst=: cannot be used with --crr (one transaction a connection)"
+ncases=$((ncases + 3))
+}
+
 echo "# $ncases cases"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,10 +16,34 @@ and -u in rr_udp.py (its cases run after these):
               its count), the client's P50 <= P99 <= max by slice, the
               listener's slice of each as "peer"; the text lines in
               trans/s with the percentiles and the other end's rate.
+  crr         --crr (a connection a transaction), -P 2: both ends count
+              the same transactions, and each end as many connections as
+              transactions (the listener counts the connections it took
+              into the test and answered, one transaction each, or the
+              test fails); bytes, one latency a transaction, percentiles
+              ordered, the text lines; result.rr.crr by the JSON parser.
+  psk         --crr with --psk (the token is derived from the key) and
+              -P 4, answers larger than requests (a keyed test may):
+              counts and connections equal on both ends.
+  strangers   while a --crr test runs: a connection that is not
+              gigebench, one with a data message of an unknown token
+              (and a request after it), and a silent one are each closed
+              without an answer (the silent one by --handshake-timeout),
+              a second client is refused as busy (exit 3); the test ends
+              well, its counts equal on both ends.
+  thief       a hand-made --crr client (tests/lib/gbhello.py's hello)
+              with its token: a transaction by hand is answered; the
+              same token from another address of this host
+              (127.0.0.2), for a stream the test has not, or a third
+              connection of a stream (one answered, one waiting) is
+              closed without an answer; the two kept are answered in
+              turn, and a real test runs after it.
   refusals    answers larger than requests from a listener without
               --allow-reverse: exit 3, and the listener says why; -n,
               --omit with --rr and --request-size without it: exit 2; a
-              burst over 128 KiB in flight: exit 2.
+              burst over 128 KiB in flight: exit 2; --crr with
+              --rr-burst, --cport, -u or -r: exit 2; --crr of more
+              streams than the listener's --max-pending-source: exit 3.
   sweep       --sweep request-size=1,1K --sweep burst=1,2 with --csv,
               --plot and -J: 4 points in cross-product order, each with
               its rr statistics; each run's JSON has its rr; 4 CSV rows
@@ -42,11 +66,15 @@ import json
 import os
 import re
 import shutil
+import socket
+import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "lib")]
+import gbhello  # noqa: E402
 import gbpeer  # noqa: E402
 import rr_udp  # noqa: E402
 from gbpeer import check  # noqa: E402
@@ -163,6 +191,213 @@ def case_intervals(tmp):
               r"%RX$", l) for l in out), "\n".join(out))
 
 
+def case_crr(tmp):
+    lst = gbpeer.Listener(tmp, "--allow-reverse", probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--crr", "-T", "1", "-P", "2",
+                          "--request-size", "100", "--response-size",
+                          "200", "-J")
+        t = gbpeer.client(lst.port, "--crr", "-T", "0.5")
+    finally:
+        lst.stop()
+    if not check("crr: the tests run", r.rc == 0 and t.rc == 0,
+                 r.why() + t.why()):
+        return
+    res = json.loads(r.out)["result"]
+    rr = res.get("rr") or {}
+    lat = rr.get("latency") or {}
+    n = rr.get("transactions", 0)
+    snd, rcv = res["sender"], res["receiver"]
+    check("crr: result.rr.crr is true, burst 1",
+          rr.get("crr") is True and rr.get("burst") == 1, str(rr)[:200])
+    check("crr: both ends count the same transactions",
+          n > 50 and snd["rr"]["transactions"] == n and
+          rcv["rr"]["transactions"] == n,
+          "%s %s %s" % (n, snd.get("rr"), rcv.get("rr")))
+    check("crr: a connection a transaction, counted on each end",
+          snd["rr"]["connections"] == n and rcv["rr"]["connections"] == n,
+          "%s %s %s" % (n, snd.get("rr"), rcv.get("rr")))
+    check("crr: each end's bytes are its requests and answers",
+          snd["bytes"] == n * 300 and rcv["bytes"] == n * 300,
+          "%d %d %d" % (snd["bytes"], rcv["bytes"], n * 300))
+    keys = ["min_us", "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us"]
+    vals = [lat.get(k, -1) for k in keys]
+    check("crr: one latency a transaction, min <= P50 <= ... <= max",
+          lat.get("count") == n and vals == sorted(vals) and vals[0] > 0
+          and sum(x[2] for x in lat.get("buckets_ns", [])) == n, str(vals))
+    check("crr: the data paths are crr_ask and crr_answer",
+          snd.get("data_path") == "crr_ask" and
+          rcv.get("data_path") == "crr_answer",
+          "%s %s" % (snd.get("data_path"), rcv.get("data_path")))
+    out = [l for l in t.out.splitlines() if l]
+    check("crr: the text says crr, and the connections",
+          out[0].startswith("gigebench-t: crr request=1 response=1 burst=1 ")
+          and any(re.match(r"^gigebench-[tr]: rr (\d+) transactions in "
+                           r"[\d.]+ s = [\d.]+ /s, request 1 B, answer 1 B, "
+                           r"burst 1, \1 connections$", l) for l in out) and
+          re.match(r"^ *[\d.]+ trans/s P50 [\d.]+ us P99 ", out[-1]),
+          "\n".join(out))
+
+
+def case_crr_psk(tmp):
+    key = os.path.join(tmp, "key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(24).hex().encode() + b"\n")
+    os.chmod(key, 0o600)
+    lst = gbpeer.Listener(tmp, "--psk", key, probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "--crr", "-T", "0.5", "-P", "4",
+                          "--response-size", "2K", "--psk", key, "-J")
+    finally:
+        lst.stop()
+    if not check("psk: the keyed --crr test runs", r.rc == 0, r.why()):
+        return
+    res = json.loads(r.out)["result"]
+    n = res["rr"]["transactions"]
+    check("psk: counts and connections equal on both ends",
+          n > 10 and all(res[e]["rr"] == {"transactions": n,
+                                          "connections": n,
+                                          "udp": None}
+                         for e in ("sender", "receiver")),
+          "%s %s" % (res["sender"]["rr"], res["receiver"]["rr"]))
+
+
+def stranger_closed(port, payload, wait):
+    """Connects, sends payload; True when the listener closes the
+    connection within wait seconds without a byte of an answer."""
+    s = socket.create_connection(("127.0.0.1", port), 2)
+    try:
+        s.sendall(payload)
+        s.settimeout(wait)
+        got = b""
+        while True:
+            b = s.recv(4096)
+            if not b:
+                return b"g" not in got
+            got += b
+    except (socket.timeout, OSError) as e:
+        return isinstance(e, ConnectionResetError)
+    finally:
+        s.close()
+
+
+def case_strangers(tmp):
+    lst = gbpeer.Listener(tmp, "--handshake-timeout", "1", probe="ss")
+    try:
+        c = gbpeer.client_start(lst.port, "--crr", "-T", "3", "-J")
+        time.sleep(0.8)
+        # The first refusal from a source is logged (then one a minute).
+        tok = stranger_closed(lst.port, gbpeer.frame(4, {
+            "token": "0123456789abcdef" * 2, "stream": 0}) + b"g", 2)
+        junk = stranger_closed(lst.port, b"GET / HTTP/1.0\r\n\r\n", 2)
+        t0 = time.monotonic()
+        silent = stranger_closed(lst.port, b"", 3)
+        silent_s = time.monotonic() - t0
+        busy = gbpeer.client(lst.port, "--crr", "-T", "0.3")
+        r = gbpeer.client_wait(c, 15)
+        log = lst.log()
+        alive = lst.alive()
+    finally:
+        lst.stop()
+    check("strangers: not gigebench: closed, no answer", junk)
+    check("strangers: a data message of an unknown token: closed, no "
+          "answer", tok and "unknown token" in log, log[-400:])
+    check("strangers: a silent one: closed by --handshake-timeout",
+          silent and 0.8 < silent_s < 2.5, "%s %.2f s" % (silent, silent_s))
+    check("strangers: a second client: refused as busy (exit 3)",
+          busy.rc == 3 and "busy" in busy.err, busy.why())
+    if not check("strangers: the test ends well, the listener lives",
+                 r.rc == 0 and alive, r.why(300)):
+        return
+    res = json.loads(r.out)["result"]
+    n = res["rr"]["transactions"]
+    check("strangers: the counts are equal on both ends",
+          n > 0 and res["sender"]["rr"]["transactions"] == n and
+          res["receiver"]["rr"]["transactions"] == n and
+          res["receiver"]["rr"]["connections"] == n,
+          "%s %s" % (res["sender"]["rr"], res["receiver"]["rr"]))
+
+
+def recv_msg(s):
+    """One control message from s: (type, body as JSON)."""
+    def exact(n):
+        b = b""
+        while len(b) < n:
+            c = s.recv(n - len(b))
+            if not c:
+                raise ConnectionError("closed")
+            b += c
+        return b
+    hdr = exact(12)
+    return hdr[5], json.loads(exact(int.from_bytes(hdr[8:12], "big")))
+
+
+def crr_conn(port, token, stream, src=None):
+    """A --crr transaction's connection: the data message sent."""
+    s = socket.socket()
+    if src is not None:
+        s.bind((src, 0))
+    s.settimeout(3)
+    s.connect((gbpeer.HOST, port))
+    s.sendall(gbpeer.frame(4, {"token": token, "stream": stream}))
+    return s
+
+
+def answered(s, request=b"g"):
+    """Sends the request on s; True when the one-byte answer comes."""
+    try:
+        s.sendall(request)
+        return s.recv(1) == b"g"
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def case_thief(tmp):
+    lst = gbpeer.Listener(tmp, probe="ss")
+    ctl, keep = None, []
+    try:
+        ctl = socket.create_connection((gbpeer.HOST, lst.port), 3)
+        ctl.settimeout(3)
+        ctl.sendall(gbpeer.frame(1, {
+            "program": "gigebench", "version": "1",
+            "params": gbhello.params(rr=True, crr=True, nodelay=True,
+                                     streams=2, duration_ms=3000)}))
+        typ, acc = recv_msg(ctl)
+        tok = acc.get("token", "")
+        for i in (0, 1):
+            keep.append(socket.create_connection((gbpeer.HOST, lst.port)))
+            keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": i}))
+        start = recv_msg(ctl)[0]
+        if not check("thief: the hand-made --crr client is accepted and "
+                     "started", typ == 2 and start == 5, str(acc)):
+            return
+        check("thief: a transaction by hand is answered",
+              answered(crr_conn(lst.port, tok, 0)))
+        check("thief: the token from 127.0.0.2: closed, no answer",
+              not answered(crr_conn(lst.port, tok, 0, "127.0.0.2")))
+        check("thief: stream 2 of a test of 2: closed, no answer",
+              not answered(crr_conn(lst.port, tok, 2)))
+        first = crr_conn(lst.port, tok, 1)    # answering thread takes it
+        time.sleep(0.2)
+        second = crr_conn(lst.port, tok, 1)   # waits for the thread
+        time.sleep(0.2)
+        check("thief: a third connection of one stream: closed, no "
+              "answer", not answered(crr_conn(lst.port, tok, 1)))
+        check("thief: the one answered and the one waiting are answered "
+              "in turn", answered(first) and answered(second))
+    finally:
+        for s in keep + ([ctl] if ctl else []):
+            s.close()
+    time.sleep(0.3)
+    try:
+        r = gbpeer.client(lst.port, "--crr", "-T", "0.3")
+    finally:
+        lst.stop()
+    check("thief: a real --crr test runs after it", r.rc == 0, r.why())
+
+
 def case_refusals(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     try:
@@ -183,6 +418,31 @@ def case_refusals(tmp):
         u = gbpeer.client(port, "--rr", *args)
         check("refusals: --rr %s: exit 2, says why" % " ".join(args),
               u.rc == 2 and what in u.err, u.why())
+    for args, what in ((["--rr-burst", "2"], "--rr-burst: cannot be used "
+                        "with --crr"),
+                       (["--cport", "30000"], "--cport: cannot be used "
+                        "with --crr"),
+                       (["-u"], "-u"), (["-r"], "-r")):
+        argv = ["--crr"] + args
+        if args == ["-r"]:	# the connecting side receives: -r HOST
+            p = subprocess.run([gbpeer.GB, "-r", gbpeer.HOST, "-p",
+                                str(port), "--crr"], capture_output=True,
+                               timeout=10)
+            u = gbpeer.Result(p.returncode, "", p.stderr.decode(), 0)
+        else:
+            u = gbpeer.client(port, *argv)
+        check("refusals: %s: exit 2, says why" % " ".join(argv),
+              u.rc == 2 and what in u.err, u.why())
+    lst = gbpeer.Listener(tmp, "--max-pending-source", "2", probe="ss")
+    try:
+        c = gbpeer.client(lst.port, "--crr", "-T", "0.3", "-P", "3")
+        ok = gbpeer.client(lst.port, "--crr", "-T", "0.3", "-P", "2")
+    finally:
+        lst.stop()
+    check("refusals: --crr -P 3 to a listener of --max-pending-source 2: "
+          "exit 3, says why; -P 2 runs", c.rc == 3 and
+          "--max-pending-source" in c.err and ok.rc == 0,
+          c.why() + ok.why())
     p = gbpeer.client(port, "--request-size", "10")
     check("refusals: --request-size without --rr: exit 2",
           p.rc == 2 and "needs --rr" in p.err, p.why())
@@ -290,6 +550,10 @@ def main():
         case_counts(tmp)
         case_text(tmp)
         case_intervals(tmp)
+        case_crr(tmp)
+        case_crr_psk(tmp)
+        case_strangers(tmp)
+        case_thief(tmp)
         case_refusals(tmp)
         case_sweep(tmp)
         case_repeat(tmp)

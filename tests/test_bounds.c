@@ -59,6 +59,30 @@ test_defaults(void **state)
 	assert_int_equal(bounds_check(&l, &p, err, sizeof(err)), 0);
 }
 
+/* --crr: no more streams than connections pending from one source. */
+static void
+test_crr_streams(void **state)
+{
+	struct gb_bounds l;
+	struct gb_params p;
+	char err[256];
+
+	(void)state;
+	setup(&l, &p);
+	p.rr = p.crr = 1;
+	p.streams = l.max_pending_source;
+	assert_int_equal(bounds_check(&l, &p, err, sizeof(err)), 0);
+	p.streams++;
+	assert_refused(&l, &p, "a --crr test of 17 streams",
+	    "--max-pending-source");
+	p.crr = 0;		/* --rr's connections are all made at once */
+	assert_int_equal(bounds_check(&l, &p, err, sizeof(err)), 0);
+	l.max_pending_source = 2;
+	p.crr = 1;
+	p.streams = 3;
+	assert_refused(&l, &p, "takes at most 2", "--max-pending-source");
+}
+
 static void
 test_duration(void **state)
 {
@@ -277,6 +301,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_crr_streams),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_sockbuf_of_the_listener),

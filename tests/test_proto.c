@@ -193,6 +193,16 @@ test_roundtrip_hello(void **state)
 	in.params.fq_rate = in.params.tos = 0;
 	roundtrip(&in, &out);
 	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
+
+	/* --crr: rr and crr, both carried. */
+	in.params.direction = GB_DIR_CLIENT_SENDS;
+	in.params.nbuf = 0;
+	in.params.rr = in.params.crr = 1;
+	in.params.req_size = 100;
+	in.params.resp_size = 200;
+	roundtrip(&in, &out);
+	assert_memory_equal(&in.params, &out.params, sizeof(in.params));
+	assert_int_equal(out.params.crr, 1);
 }
 
 static void
@@ -288,7 +298,11 @@ test_roundtrip_side(void **state)
 	in.side.streams[1].cpu = -1;
 	in.side.streams[1].pinned = -1;
 	in.side.streams[1].path = GB_PATH_SEND;
+	in.side.rr.has = 1;		/* --crr's counts */
+	in.side.rr.transactions = 14181;
+	in.side.rr.connections = 14180;
 	roundtrip(&in, &out);
+	assert_memory_equal(&out.side.rr, &in.side.rr, sizeof(in.side.rr));
 	assert_int_equal(out.side.data_path, GB_PATH_ZEROCOPY);
 	assert_memory_equal(&out.side.zerocopy, &in.side.zerocopy,
 	    sizeof(in.side.zerocopy));
@@ -638,7 +652,14 @@ struct bad_body {
 /* Issue 5's members (and --omit's), checked after the others. */
 #define P_UDP ",\"udp\":false,\"rate_bps\":0,\"rate_pps\":0,\"batch\":0," \
 	"\"gso\":false,\"gro\":false,\"omit_ms\":0,\"rr\":false," \
-	"\"req_size\":0,\"resp_size\":0,\"rr_burst\":0," \
+	"\"crr\":false,\"req_size\":0,\"resp_size\":0,\"rr_burst\":0," \
+	"\"rr_timeout_ms\":0,\"bidir\":false"
+/* --rr's members: rr, crr, rr_burst as given. */
+#define P_RR(rr, crr, burst) ",\"tx_path\":\"send\",\"rx_path\":\"recv\"," \
+	"\"affinity\":\"\",\"fq_rate\":0,\"tos\":0,\"udp\":false," \
+	"\"rate_bps\":0,\"rate_pps\":0,\"batch\":0,\"gso\":false," \
+	"\"gro\":false,\"omit_ms\":0,\"rr\":" rr ",\"crr\":" crr "," \
+	"\"req_size\":0,\"resp_size\":0,\"rr_burst\":" burst "," \
 	"\"rr_timeout_ms\":0,\"bidir\":false"
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
 	"\"fq_rate\":0,\"tos\":0" P_UDP
@@ -714,6 +735,12 @@ static const struct bad_body bad_bodies[] = {
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,"
 	    "\"cc\":\"../../x\",\"nodelay\":false,\"force_bufs\":false,"
 	    "\"capture\":false" P_PATH "}}", "congestion" },
+	/* --crr: a kind of --rr, one transaction a connection */
+	{ PROTO_HELLO, HELLO(P_RR("false", "true", "0")),
+	    "--crr is a kind of --rr" },
+	{ PROTO_HELLO, HELLO(P_RR("true", "true", "2")),
+	    "--rr-burst cannot be used with --crr" },
+	{ PROTO_HELLO, HELLO(P_RR("true", "1", "0")), "crr" },
 	/* issue 5: data paths, -A, --fq-rate, --tos */
 	{ PROTO_HELLO, HELLO(""), "tx_path" },
 	{ PROTO_HELLO, HELLO(",\"tx_path\":\"recv\",\"rx_path\":\"recv\","

@@ -384,37 +384,37 @@ test_side_rr_udp(void **state)
 	s.rr.timeout_ms = 0;		/* the answerer's */
 	s.rr.lost = s.rr.late = 0;
 	roundtrip(&s);
-	rr_udp_decode("{\"transactions\":5,\"udp\":null}", &s, NULL);
+	rr_udp_decode("{\"transactions\":5,\"connections\":0,\"udp\":null}", &s, NULL);
 	assert_int_equal(s.rr.has_udp, 0);
-	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":100,"
+	rr_udp_decode("{\"transactions\":5,\"connections\":0,\"udp\":{\"timeout_ms\":100,"
 	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
 	    "\"unsent\":0}}", &s, NULL);
 	assert_int_equal(s.rr.has_udp, 1);
 	assert_int_equal(s.rr.lost, 2);
-	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":0,"
+	rr_udp_decode("{\"transactions\":5,\"connections\":0,\"udp\":{\"timeout_ms\":0,"
 	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
 	    "\"unsent\":0}}", &s,
 	    "timeout_ms is out of range");
-	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":10001,"
+	rr_udp_decode("{\"transactions\":5,\"connections\":0,\"udp\":{\"timeout_ms\":10001,"
 	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
 	    "\"unsent\":0}}", &s,
 	    "timeout_ms is out of range");
-	rr_udp_decode("{\"transactions\":0,\"udp\":{\"timeout_ms\":100,"
+	rr_udp_decode("{\"transactions\":0,\"connections\":0,\"udp\":{\"timeout_ms\":100,"
 	    "\"requests\":7,\"lost\":8,\"late\":0,\"stray\":0,"
 	    "\"unsent\":0}}", &s,
 	    "lost is more than requests");
-	rr_udp_decode("{\"transactions\":6,\"udp\":{\"timeout_ms\":100,"
+	rr_udp_decode("{\"transactions\":6,\"connections\":0,\"udp\":{\"timeout_ms\":100,"
 	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0,"
 	    "\"unsent\":0}}", &s,
 	    "are fewer than the transactions");
-	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":null,"
+	rr_udp_decode("{\"transactions\":5,\"connections\":0,\"udp\":{\"timeout_ms\":null,"
 	    "\"requests\":7,\"lost\":2,\"late\":null,\"stray\":0,"
 	    "\"unsent\":0}}", &s,
 	    "lost is not null");
-	rr_udp_decode("{\"transactions\":5,\"udp\":{\"timeout_ms\":100,"
+	rr_udp_decode("{\"transactions\":5,\"connections\":0,\"udp\":{\"timeout_ms\":100,"
 	    "\"requests\":7,\"lost\":2,\"late\":0,\"stray\":0}}", &s,
 	    "unsent is missing");
-	rr_udp_decode("{\"transactions\":5,\"udp\":[]}", &s,
+	rr_udp_decode("{\"transactions\":5,\"connections\":0,\"udp\":[]}", &s,
 	    "udp is not an object");
 }
 

@@ -11,7 +11,13 @@
  * - every answer the asker reads is the answer's size (a request of 3
  *   and an answer of 5 bytes never mix up);
  * - a request cut by the asker's FIN fails the answerer, an answer that
- *   never comes fails the asker, each naming what it was doing.
+ *   never comes fails the asker, each naming what it was doing;
+ * - --crr (GB_PATH_CRR_ASK, GB_PATH_CRR_ANSWER, crr_give), with a thread
+ *   in the listener's place that accepts, checks the data message and
+ *   hands each connection over: both ends count the same transactions,
+ *   one connection each, and stop at the stream's FIN; a second
+ *   connection while one waits is refused and one never taken is closed
+ *   with the stream; two requests on one connection fail the answerer.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +26,8 @@
 #include <cmocka.h>
 
 #include <sys/socket.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <pthread.h>
@@ -31,6 +39,7 @@
 #include "data/receiver.h"
 #include "data/sender.h"
 #include "data/stream.h"
+#include "stream_rr.h"
 
 #define SILENT_MS	2000
 
@@ -219,6 +228,148 @@ test_cut(void **state)
 	close(fds[1]);
 }
 
+/* --crr: the data message the asker presents (client.c encodes one). */
+#define CRR_MSG		"GBCP-test-message"
+#define CRR_MSGLEN	(sizeof(CRR_MSG) - 1)
+
+/* In the listener's place: accept, read the message, hand over. */
+struct giver {
+	int			 lfd;
+	struct stream_io	*io;	/* the answerer's */
+	atomic_int		 done;
+	uint64_t		 given, bad;
+	pthread_t		 tid;
+};
+
+static void *
+give_main(void *arg)
+{
+	struct giver *g = arg;
+	struct pollfd pfd = { .fd = g->lfd, .events = POLLIN };
+	char msg[CRR_MSGLEN];
+	int fd;
+
+	while (!atomic_load(&g->done)) {
+		if (poll(&pfd, 1, 50) <= 0 ||
+		    (fd = accept(g->lfd, NULL, NULL)) == -1)
+			continue;
+		if (recv(fd, msg, sizeof(msg), MSG_WAITALL) !=
+		    (ssize_t)sizeof(msg) || memcmp(msg, CRR_MSG,
+		    sizeof(msg)) != 0) {
+			g->bad++;
+			close(fd);
+			continue;
+		}
+		while (crr_give(g->io, fd) == -1)
+			usleep(100);
+		g->given++;
+	}
+	return NULL;
+}
+
+static void
+test_crr(void **state)
+{
+	struct sock_addr to = { .len = sizeof(struct sockaddr_in) };
+	struct gb_params p;
+	struct giver g;
+	struct asker k;
+	struct answerer ans;
+	char err[GB_ERR_LEN];
+	uint64_t n;
+	int fds[2];
+
+	(void)state;
+	tcp_pair(fds);		/* the stream's own connection */
+	memset(&k, 0, sizeof(k));
+	memset(&ans, 0, sizeof(ans));
+	memset(&g, 0, sizeof(g));
+	params_init(&p);
+	rr_set(&k.io, 3, 5, 1);
+	rr_set(&ans.io, 3, 5, 1);
+	assert_true((g.lfd = socket(AF_INET, SOCK_STREAM, 0)) >= 0);
+	((struct sockaddr_in *)&to.ss)->sin_family = AF_INET;
+	((struct sockaddr_in *)&to.ss)->sin_addr.s_addr =
+	    htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(g.lfd, (struct sockaddr *)&to.ss, to.len), 0);
+	assert_int_equal(listen(g.lfd, 16), 0);
+	assert_int_equal(getsockname(g.lfd, (struct sockaddr *)&to.ss,
+	    &to.len), 0);
+	k.io.rr.crr = (struct stream_crr){ .to = &to, .p = &p,
+	    .msg = CRR_MSG, .msglen = CRR_MSGLEN };
+	if (sender_open(&k.io, fds[0], GB_PATH_CRR_ASK, 0, SILENT_MS, err,
+	    sizeof(err)) == -1 || receiver_open(&ans.io, fds[1],
+	    GB_PATH_CRR_ANSWER, 0, SILENT_MS, err, sizeof(err)) == -1)
+		fail_msg("open: %s", err);
+	g.io = &ans.io;
+	assert_int_equal(pthread_create(&g.tid, NULL, give_main, &g), 0);
+	assert_int_equal(pthread_create(&ans.tid, NULL, answer_main, &ans), 0);
+	assert_int_equal(pthread_create(&k.tid, NULL, ask_main, &k), 0);
+	usleep(200 * 1000);
+	atomic_store(&k.stop, STREAM_STOP_DURATION);
+	assert_int_equal(pthread_join(k.tid, NULL), 0);
+	assert_int_equal(pthread_join(ans.tid, NULL), 0);
+	atomic_store(&g.done, 1);
+	assert_int_equal(pthread_join(g.tid, NULL), 0);
+	assert_int_equal(k.rc, 0);
+	assert_int_equal(ans.rc, 0);
+	n = atomic_load(&k.io.rr.trans);
+	assert_true(n > 10);
+	assert_int_equal(atomic_load(&ans.io.rr.trans), n);
+	assert_int_equal(atomic_load(&k.io.rr.crr.conns), n);
+	assert_int_equal(atomic_load(&ans.io.rr.crr.conns), n);
+	assert_int_equal(g.given, n);
+	assert_int_equal(g.bad, 0);
+	assert_int_equal(k.io.rr.hist->count, n);
+	/* The message is no payload: the bytes are requests and answers. */
+	assert_int_equal(atomic_load(&k.io.bytes), n * 8);
+	assert_int_equal(atomic_load(&ans.io.bytes), n * 8);
+	stream_io_close(&k.io);
+	stream_io_close(&ans.io);
+	close(g.lfd);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* One waits at most; one never taken is closed; two requests fail. */
+static void
+test_crr_refused(void **state)
+{
+	struct stream_io ans;
+	char err[GB_ERR_LEN];
+	int fds[2], a[2], b[2];
+
+	(void)state;
+	tcp_pair(fds);
+	tcp_pair(a);
+	tcp_pair(b);
+	memset(&ans, 0, sizeof(ans));
+	rr_set(&ans, 3, 5, 1);
+	assert_int_equal(receiver_open(&ans, fds[1], GB_PATH_CRR_ANSWER, 0,
+	    SILENT_MS, err, sizeof(err)), 0);
+	assert_int_equal(crr_give(&ans, a[1]), 0);
+	assert_int_equal(crr_give(&ans, b[1]), -1);
+	stream_io_close(&ans);		/* closes a[1], never taken */
+	assert_int_equal(fcntl(a[1], F_GETFD), -1);
+	assert_true(fcntl(b[1], F_GETFD) >= 0);
+	close(a[0]);
+
+	memset(&ans, 0, sizeof(ans));
+	rr_set(&ans, 3, 5, 1);
+	assert_int_equal(receiver_open(&ans, fds[1], GB_PATH_CRR_ANSWER, 0,
+	    SILENT_MS, err, sizeof(err)), 0);
+	assert_int_equal(send(b[0], "abcdef", 6, 0), 6);	/* two */
+	assert_int_equal(crr_give(&ans, b[1]), 0);
+	assert_int_equal(receiver_run(&ans), -1);
+	assert_string_equal(ans.what, "awaiting the close of the request's "
+	    "connection");
+	assert_int_equal(atomic_load(&ans.rr.trans), 1);
+	stream_io_close(&ans);
+	close(b[0]);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int
 main(void)
 {
@@ -226,6 +377,8 @@ main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_stopped),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_crr),
+		cmocka_unit_test(test_crr_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,6 +111,8 @@ enum gb_path {
 	GB_PATH_RR_ANSWER,	/* --rr, the listener: read, answer */
 	GB_PATH_UDP_RR_ASK,	/* -u --rr: a datagram asks, one answers */
 	GB_PATH_UDP_RR_ANSWER,
+	GB_PATH_CRR_ASK,	/* --crr: connect, ask, await, close */
+	GB_PATH_CRR_ANSWER,	/* --crr: take a connection, answer it */
 	GB_PATH_COUNT
 };
 
@@ -153,9 +155,12 @@ struct gb_params {
 	/*
 	 * --rr: request/response instead of a stream: the connecting side
 	 * asks req_size bytes, the listener answers resp_size, rr_burst
-	 * transactions in flight on each stream; 0 is 1 in each.
+	 * transactions in flight on each stream; 0 is 1 in each.  --crr
+	 * (with rr): a new connection for each transaction (netperf's
+	 * TCP_CRR), one transaction in flight a stream.
 	 */
 	int		rr;
+	int		crr;
 	uint32_t	req_size;	/* --request-size */
 	uint32_t	resp_size;	/* --response-size */
 	uint32_t	rr_burst;	/* --rr-burst */

@@ -234,6 +234,8 @@ struct gb_rr {
 	uint64_t	late;
 	uint64_t	stray;
 	uint64_t	unsent;
+	/* --crr: connections made (asker) or answered (listener), else 0 */
+	uint64_t	connections;
 };
 
 struct gb_udp {

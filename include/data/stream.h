@@ -27,6 +27,7 @@
 #include "base/seqstat.h"
 #include "data/dgram.h"
 #include "data/rrslots.h"
+#include "host/sock.h"
 
 struct mmsghdr;
 struct iovec;
@@ -106,6 +107,26 @@ struct stream_dg {
 };
 
 /*
+ * --crr: a new connection a transaction (stream_rr.c).  The asker
+ * connects to `to` from `local` with the test's socket options (p) and
+ * sends msg, the stream's data message (token and stream number, as
+ * client.c encoded it), before each request.  On the listener the event
+ * loop hands each such connection, its token checked, to the answerer:
+ * crr_give stores it in `next` and wakes the thread by the eventfd
+ * `wake`.  conns: connections made (asker) or answered (listener).
+ */
+struct stream_crr {
+	const struct sock_addr	*to;
+	struct sock_local	 local;
+	const struct gb_params	*p;
+	const char		*msg;
+	size_t			 msglen;
+	int			 wake;		/* answerer: eventfd, else -1 */
+	atomic_int		 next;		/* answerer: a socket, or -1 */
+	_Atomic uint64_t	 conns;
+};
+
+/*
  * --rr: one stream's transactions (stream_rr.c).  The sizes and the burst are
  * set before the open; the asking end keeps the send time of each
  * request in flight in a ring of burst entries and its latencies in hist.
@@ -132,6 +153,7 @@ struct stream_rr {
 	uint32_t	 timeout_ms;
 	struct rrslots	*slots;
 	uint64_t	 taken;
+	struct stream_crr crr;		/* --crr */
 };
 
 struct stream_io {

@@ -11,8 +11,21 @@
 #include <event2/event.h>
 
 #include "host/hoststat.h"
+#include "host/sock.h"
 #include "base/params.h"
 #include "base/result.h"
+
+/*
+ * --crr, the connecting side: where each transaction connects, from
+ * where (-B, --bind-dev; any port), and each stream's data message as
+ * client.c encoded it (its token and stream number).
+ */
+struct xfer_crr {
+	const struct sock_addr	*to;
+	struct sock_local	 local;
+	const char		*msg[GB_MAX_STREAMS];
+	size_t			 msglen[GB_MAX_STREAMS];
+};
 
 /*
  * --bidir (params->bidir): fds holds params_conns() connections; the first
@@ -30,6 +43,8 @@ struct xfer_config {
 	uint16_t		 port;		/* the listener's, for --capture */
 	/* -u: the test's token, as every datagram carries it (dgram.h). */
 	const uint8_t		*dg_token;
+	/* --crr, the connecting side (else NULL): kept until xfer_free. */
+	const struct xfer_crr	*crr;
 	/* A peer silent this long ends the test (SO_RCVTIMEO, ...). */
 	uint32_t		 silent_ms;
 	/*
@@ -78,6 +93,12 @@ int		 xfer_finish(struct xfer *, struct gb_side *,
  */
 int		 xfer_finish_partial(struct xfer *, struct gb_side *,
 		    struct gb_result *, char *err, size_t errlen);
+/*
+ * --crr, the listener: a connection that presented stream's token, to
+ * that stream's answering thread.  0: taken; -1: fd stays the caller's
+ * (not a --crr test, no such stream, or its last one not yet taken).
+ */
+int		 xfer_crr_give(struct xfer *, unsigned stream, int fd);
 /* --bidir: the half going the other way (for xfer_finish), else NULL. */
 struct xfer	*xfer_reverse(struct xfer *);
 /* Join the threads and close the sockets (both halves). */

@@ -13,7 +13,7 @@ PARAMS = dict(
     force_bufs=False, capture=False, link_mbps=0, mtu=0, cc="",
     tx_path="send", rx_path="recv", affinity="", fq_rate=0, tos=0,
     udp=False, rate_bps=0, rate_pps=0, batch=0, gso=False, gro=False,
-    omit_ms=0, rr=False, req_size=0, resp_size=0, rr_burst=0,
+    omit_ms=0, rr=False, crr=False, req_size=0, resp_size=0, rr_burst=0,
     rr_timeout_ms=0, bidir=False)
 
 
