@@ -16,8 +16,10 @@
 #     before the queue overflows, so less than 1 % is lost and the sender
 #     achieves well under -R (below 60 % of its datagrams per second);
 #  4. no qdisc, -R 0 -b 4K: the listener's 4K receive buffer overflows,
-#     the loss is large (over 20 %), and gigebench's lost is within 5 % of
-#     the increase of Udp RcvbufErrors in B's /proc/net/snmp;
+#     the loss is over 1 % (thousands of datagrams), and gigebench's lost
+#     is within 5 % of the increase of Udp RcvbufErrors in B's
+#     /proc/net/snmp, and the diagnosis puts it in the receiving
+#     socket's buffer;
 # and that its namespaces are gone at the end.  Every check prints "ok"
 # or "FAIL" with the figures it compared; the last line is "N passed, M
 # failed".  Without root it prints "# SKIP <reason>" and "0 passed, 0
@@ -42,7 +44,12 @@
 # RcvbufErrors, and the next attempt passed); 3. lost 0-0.56 % (only
 # RcvbufErrors, the qdisc dropped nothing), sender 47-49 % of -R's
 # datagrams; 4. lost 34-74 % (34-40 % when the host is idle), equal to
-# RcvbufErrors in every run.
+# RcvbufErrors in every run.  On the kernel of 2026-12-02 evening
+# (6.18.44) check 4 lost only 1.8-11.1 % in 12 attempts, with this
+# build and with one from the morning alike (the receiving process keeps
+# up better; the loss is still RcvbufErrors to the datagram), so its
+# floor is 1 %: what it asserts is that the buffer's overflow is counted,
+# and counted as the kernel counts it.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -186,7 +193,11 @@ def rcvbuf(r, drops, errs, args):
         (pct > min_pct, "lost %d of %d = %.2f %% (allowed > %g %%)" %
          (lost, sent, pct, min_pct)),
         (good, "lost %d, B's Udp RcvbufErrors rose by %d (%+.3f %%, "
-         "allowed %g %%)" % (lost, errs, dev, tol))]
+         "allowed %g %%)" % (lost, errs, dev, tol)),
+        (any(f["code"] == "udp_loss" and f["side"] == "receiver" and
+             "receiving socket's buffer" in f["text"]
+             for f in r["diagnosis"] or []),
+         "the diagnosis puts the loss in the receiving socket's buffer")]
 
 def main(argv):
     case, path, tag = argv[1], argv[2], argv[3]
@@ -368,14 +379,14 @@ attempts "3. long queue, -R 200m" blocked "200000000 60 1" \
     -R 200m -l "$LEN" -T 3
 
 # 4. No qdisc on A: the veth is as fast as the sender; the listener's 4K
-# receive buffer (-b sets both ends' data sockets) overflows: over 20 %
+# receive buffer (-b sets both ends' data sockets) overflows: over 1 %
 # lost, and RcvbufErrors within 5 %.
 no_qdisc() {
 	tc -n "$NS_A" qdisc del dev "$IF_A" root || return 1
 	! tc -n "$NS_A" qdisc show dev "$IF_A" | grep -q tbf
 }
 check "A's tbf qdisc is removed" no_qdisc
-attempts "4. -R 0 -b 4K, no qdisc" rcvbuf "4096 20 5" \
+attempts "4. -R 0 -b 4K, no qdisc" rcvbuf "4096 1 5" \
     -R 0 -l "$LEN" -b 4K -T 2
 
 # 5. Longer than the path MTU (1500 on the veth): allowed, sent in IP
