@@ -6,6 +6,8 @@ they mean are in bench/README.md ("Request/response").
     python3 bench/rr.py                      # 5 rounds of 5 s, 64-byte messages
     python3 bench/rr.py --rounds 7 --seconds 10 --size 1 --json rr.json
     python3 bench/rr.py --streams 2          # gigebench -P 2 beside two sockperfs
+    python3 bench/rr.py --netns --size 1     # the namespace bed (root): a veth
+                                             # pair, 198.18.0.1 -> 198.18.0.2
 
 Each round runs every tool once, in turn (the order rotates each round), so
 that load from elsewhere on the shared machine falls on both alike; the
@@ -57,10 +59,65 @@ def cpu_s(path):
         return None
 
 
+class Bed:
+    """Where the tools run: loopback, or (--netns) a client namespace A
+    and a server namespace B joined by a veth pair, 198.18.0.1 and
+    198.18.0.2 (RFC 2544), made here and removed at the end."""
+
+    def __init__(self, netns):
+        self.netns = netns
+        self.a = self.b = None
+        self.server_addr = "127.0.0.1"
+        if not netns:
+            return
+        pid = os.getpid()
+        self.a, self.b = "gb-rra-%d" % pid, "gb-rrb-%d" % pid
+        self.server_addr = "198.18.0.2"
+        cmds = [["ip", "netns", "add", self.a], ["ip", "netns", "add", self.b],
+                ["ip", "-n", self.a, "link", "add", "gb-va", "type", "veth",
+                 "peer", "name", "gb-vb", "netns", self.b],
+                ["ip", "-n", self.a, "addr", "add", "198.18.0.1/24", "dev",
+                 "gb-va"],
+                ["ip", "-n", self.b, "addr", "add", "198.18.0.2/24", "dev",
+                 "gb-vb"]]
+        for ns, dev in ((self.a, "gb-va"), (self.b, "gb-vb")):
+            cmds += [["ip", "-n", ns, "link", "set", "lo", "up"],
+                     ["ip", "-n", ns, "link", "set", dev, "up"]]
+        try:
+            for c in cmds:
+                subprocess.run(c, check=True)
+        except (subprocess.CalledProcessError, OSError):
+            self.close()
+            raise
+
+    def client(self, argv):
+        return ["ip", "netns", "exec", self.a] + argv if self.a else argv
+
+    def server(self, argv):
+        return ["ip", "netns", "exec", self.b] + argv if self.b else argv
+
+    def name(self):
+        return "namespace bed (veth, no qdisc)" if self.a else "loopback"
+
+    def close(self):
+        for ns in (self.a, self.b):
+            if ns:
+                subprocess.run(["ip", "netns", "pids", ns],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+                subprocess.run(["ip", "netns", "del", ns],
+                               stderr=subprocess.DEVNULL)
+        self.a = self.b = None
+
+
+BED = None
+
+
 def wait_port(port, timeout=5.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        out = subprocess.run(["ss", "-ltnH", "sport = :%d" % port],
+        out = subprocess.run(BED.server(["ss", "-ltnH", "sport = :%d" %
+                                         port]),
                              stdout=subprocess.PIPE, text=True).stdout
         if out.strip():
             return True
@@ -73,6 +130,7 @@ def run_pair(cw, work, tag, server, client, port, timeout):
     cpuwrap.  Returns (client stdout, cpu seconds of both, ok)."""
     scpu, ccpu = os.path.join(work, tag + ".scpu"), \
         os.path.join(work, tag + ".ccpu")
+    server, client = BED.server(server), BED.client(client)
     srv = subprocess.Popen([cw, scpu] + server, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, start_new_session=True)
     ok = wait_port(port)
@@ -97,12 +155,12 @@ def run_pair(cw, work, tag, server, client, port, timeout):
 
 
 def gigebench(cw, work, gb, args, rnd, port):
-    client = [gb, "-t", "127.0.0.1", "-p", str(port), "--rr", "-T",
+    client = [gb, "-t", BED.server_addr, "-p", str(port), "--rr", "-T",
               str(args.seconds), "--request-size", str(args.size),
               "--response-size", str(args.size), "-P", str(args.streams),
               "-J", "--no-progress"]
     out, cpu, ok = run_pair(cw, work, "gb%d" % rnd,
-                            [gb, "-r", "-1", "-q", "-B", "127.0.0.1", "-p",
+                            [gb, "-r", "-1", "-q", "-B", BED.server_addr, "-p",
                              str(port)], client, port, args.seconds + 30)
     try:
         rr = json.loads(out)["result"]["rr"]
@@ -115,12 +173,12 @@ def gigebench(cw, work, gb, args, rnd, port):
 
 
 def sockperf_one(cw, work, args, rnd, port, i):
-    client = ["sockperf", "ping-pong", "--tcp", "-i", "127.0.0.1", "-p",
+    client = ["sockperf", "ping-pong", "--tcp", "-i", BED.server_addr, "-p",
               str(port), "-t", str(args.seconds), "-m", str(max(args.size,
                                                                 14)),
               "--full-rtt"]
     return run_pair(cw, work, "sp%d.%d" % (rnd, i),
-                    ["sockperf", "server", "--tcp", "-i", "127.0.0.1", "-p",
+                    ["sockperf", "server", "--tcp", "-i", BED.server_addr, "-p",
                      str(port)], client, port, args.seconds + 30)
 
 
@@ -164,10 +222,25 @@ def main():
     ap.add_argument("--size", type=int, default=64)
     ap.add_argument("--streams", type=int, default=1)
     ap.add_argument("--json")
+    ap.add_argument("--netns", action="store_true",
+                    help="on a veth pair between two namespaces (root)")
     args = ap.parse_args()
     if shutil.which("sockperf") is None:
         sys.exit("bench/rr.py: sockperf is not installed "
                  "(apt-get install sockperf)")
+    global BED
+    try:
+        BED = Bed(args.netns)
+    except (subprocess.CalledProcessError, OSError) as e:
+        sys.exit("bench/rr.py: cannot build the namespace bed (root?): %s" %
+                 e)
+    try:
+        return run_all(args)
+    finally:
+        BED.close()
+
+
+def run_all(args):
     work = tempfile.mkdtemp(prefix="gigebench-rr-bench.")
     gb = os.path.join(work, "gigebench")
     shutil.copy(os.environ.get("GIGEBENCH",
@@ -196,9 +269,10 @@ def main():
             med[name] = {k: statistics.median(x[k] for x in s
                                               if x[k] is not None)
                          for k in ("per_s", "p50", "p99", "cpu_us")}
-    print("\nmedians of %d rounds, %g s each, %d-byte messages, %d "
-          "stream(s), loopback" % (args.rounds, args.seconds, args.size,
-                                   args.streams))
+    print("\nmedians of %d rounds, %g s each, %d-byte messages (sockperf: "
+          "%d), %d stream(s), %s" % (args.rounds, args.seconds, args.size,
+                                     max(args.size, 14), args.streams,
+                                     BED.name()))
     print("%-10s %12s %9s %9s %12s" % ("tool", "trans/s", "P50 us",
                                        "P99 us", "cpu us/trans"))
     for name, m in med.items():
@@ -213,8 +287,8 @@ def main():
                                   g["cpu_us"] / s["cpu_us"]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(args=vars(args), samples=samples, medians=med), f,
-                      indent=1)
+            json.dump(dict(args=vars(args), bed=BED.name(), samples=samples,
+                           medians=med), f, indent=1)
     shutil.rmtree(work, ignore_errors=True)
     return 1 if failed else 0
 
