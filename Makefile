@@ -11,12 +11,16 @@
 #   make soak-long       the issue's soak at full length, and under
 #                        valgrind (not in CI: about 10 minutes)
 #   make lint            mandoc -Tlint on the man page, cppcheck
-#   make install         PREFIX=/usr/local DESTDIR=
+#   make install         PREFIX=/usr/local DESTDIR= (binary, man page,
+#                        bash completion)
+#   make dist            gigebench-VERSION.tar.gz of the committed tree
+#   make deb             the Debian package: build/deb/gigebench_*.deb
 #   make clean
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
+COMPDIR	?= $(PREFIX)/share/bash-completion/completions
 BUILD	?= build
 
 CC	?= cc
@@ -212,9 +216,21 @@ check-limits: $(BIN)
 check-claims: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/claims.sh
 
+# The bash completion against the binary's options, sweep parameters and
+# the kernel's congestion controls and interfaces (about 10 s).
+check-completion: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/completion.sh
+
+# The Debian package (root, not in "make check": it installs on this
+# machine): one version everywhere, make dist, make deb, lintian, install,
+# the unit's command line serving a test, purge leaving nothing (about
+# 40 s).
+check-deb:
+	bash tests/deb.sh
+
 CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
-	  check-results check-rr check-bidir \
+	  check-results check-rr check-bidir check-completion \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
@@ -279,7 +295,8 @@ check-asan-%:
 # free.  About 18 minutes on 2 CPUs.
 check-all:
 	@$(MAKE) --no-print-directory build-all
-	$(MAKE) $(filter-out check-options check-auth,$(CHECKS)) check-hostile
+	$(MAKE) $(filter-out check-options check-auth,$(CHECKS)) check-hostile \
+	    check-deb
 	$(ASAN_MAKE) $(filter-out check-options,$(ASAN_CHECKS))
 	$(MAKE) fuzz-replay
 	@rm -rf $(FUZZ_BUILD)/findings
@@ -308,9 +325,31 @@ lint:
 	    --inline-suppr -Iinclude -Isrc src
 
 install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(COMPDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/gigebench
 	install -m 0644 man/gigebench.1 $(DESTDIR)$(MANDIR)/man1/gigebench.1
+	install -m 0644 contrib/completion/gigebench.bash \
+	    $(DESTDIR)$(COMPDIR)/gigebench
+
+# The source tarball of this version (include/base/version.h), from the
+# committed tree: gigebench-VERSION.tar.gz.
+VERSION	= $(shell sed -n 's/^\#define GB_VERSION[^"]*"\(.*\)"/\1/p' \
+	  include/base/version.h)
+dist:
+	git archive --format=tar.gz --prefix=gigebench-$(VERSION)/ \
+	    -o gigebench-$(VERSION).tar.gz HEAD
+	@echo gigebench-$(VERSION).tar.gz
+
+# The Debian package, built in a scratch copy of the tree's files (git's,
+# and new ones it does not ignore; dpkg-buildpackage writes beside the
+# source): build/deb/*.deb.
+deb:
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/gigebench-$(VERSION)
+	git ls-files -z --cached --others --exclude-standard | \
+	    tar --null -T - -c | tar -x -C $(BUILD)/deb/gigebench-$(VERSION)
+	cd $(BUILD)/deb/gigebench-$(VERSION) && dpkg-buildpackage -us -uc -b
+	@ls $(BUILD)/deb/*.deb
 
 # A "ttcp" that is gigebench's classic mode: only when asked, since it
 # may hide a system ttcp.
@@ -325,7 +364,8 @@ clean:
 	check-unpriv check-soak check-soak-lsan soak-long asan asan-build \
 	build-all build-tests check-asan lint install clean check-auth \
 	check-limits check-layers check-claims check-listener check-udp \
-	check-ttcp check-ttcp-classic install-ttcp
+	check-ttcp check-ttcp-classic install-ttcp dist deb \
+	check-completion check-deb
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

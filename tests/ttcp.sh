@@ -65,19 +65,6 @@ fi
 command -v socat >/dev/null 2>&1 ||
     { fail "socat installed (apt-get install socat)"; finish; exit $?; }
 
-# all CMD... -- CMD... [-- ...]: every command succeeds (for check).
-all() {
-	local cmd=()
-	for a in "$@" --; do
-		if [ "$a" = -- ]; then
-			"${cmd[@]}" || return 1
-			cmd=()
-		else
-			cmd+=("$a")
-		fi
-	done
-}
-
 
 # rx NAME PROTO PORT ARGS...: a --ttcp receiver in the background, its
 # output in $tmp/NAME.out and .err; rx_wait: its exit status.

@@ -10,6 +10,7 @@
 #	judge PROG WHAT ARGS...	runs the python checker PROG WHAT ARGS...
 #				into PROG.out and tallies it; a crash of
 #				PROG is a failure of its own
+#	all CMD -- CMD [-- ...]	succeeds when every CMD does (for check)
 #	finish			the last line; returns 1 when a check failed
 #
 # It sets passed and failed; PY is the python to run (python3).
@@ -45,6 +46,18 @@ judge() {
 	if [ "$rc" -ne 0 ]; then
 		fail "judge $what ran (exit $rc: $(tail -n 1 "$prog.err"))"
 	fi
+}
+
+all() {
+	local cmd=()
+	for a in "$@" --; do
+		if [ "$a" = -- ]; then
+			"${cmd[@]}" || return 1
+			cmd=()
+		else
+			cmd+=("$a")
+		fi
+	done
 }
 
 finish() {

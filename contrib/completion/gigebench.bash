@@ -1,0 +1,80 @@
+# gigebench(1) bash completion.  Installed by "make install" and the Debian
+# package into bash-completion's completions directory; to try it by hand:
+#	. contrib/completion/gigebench.bash
+#
+# The option list is gigebench's own (its --help and getopt table):
+# tests/completion.sh fails when one is missing here, or when one here is
+# not gigebench's, and when an option that takes a value is not in the
+# value cases below.  Values: -C offers the running kernel's congestion
+# controls, -I and --bind-dev its interfaces, --sweep the sweep parameters
+# (PARAM=), -f the units, --csv, --plot and --psk files, --timestamps= its
+# default format; the other values are numbers or addresses, and nothing is
+# offered for them.  The last word is a host.
+
+_gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R
+-r -S -s -T -t -u -V -v -w -Z
+--affinity --allow-mtu --allow-reverse --batch --bidir --bind --bind-dev
+--buffer --capture --confidence --congestion --count --cport --crr --csv
+--force-bufs --format --fq-rate --gro --gso --handshake-timeout --help
+--interface --interval --ipv4 --ipv6 --json --json-stream --length
+--link-rate --max-bytes --max-duration --max-length --max-pending
+--max-pending-source --max-rate --max-sockbuf --max-streams --mss --mtu
+--no-progress --nodelay --omit --once --parallel --plot --port --psk --quiet
+--rate --rcvbuf --receive --repeat --request-size --response-size --restore
+--rr --rr-burst --rr-timeout --sendfile --server --silent-timeout --sink
+--skip-rx-copy --sndbuf --splice --sweep --time --timestamps --title --tos
+--transmit --ttcp --udp --verbose --version --window --zerocopy"
+
+_gigebench_sweep="mtu mss window sndbuf rcvbuf length streams cc rate
+request-size response-size burst"
+
+_gigebench()
+{
+	local cur prev words cword split
+	_init_completion -s || return
+
+	case $prev in
+	-C | --congestion)
+		COMPREPLY=($(compgen -W "$(cat \
+		    /proc/sys/net/ipv4/tcp_available_congestion_control \
+		    2>/dev/null)" -- "$cur"))
+		return ;;
+	-I | --interface | --bind-dev)
+		COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" \
+		    -- "$cur"))
+		return ;;
+	-f | --format)
+		COMPREPLY=($(compgen -W "k m g K M G" -- "$cur"))
+		return ;;
+	--sweep)
+		COMPREPLY=($(compgen -S = -W "$_gigebench_sweep" -- "$cur"))
+		compopt -o nospace
+		return ;;
+	--csv | --plot | --psk)
+		_filedir
+		return ;;
+	--timestamps)
+		# only as --timestamps=FORMAT (an optional value)
+		$split && COMPREPLY=($(compgen -W "'%Y-%m-%d %H:%M:%S'" \
+		    -- "$cur"))
+		$split && return ;;
+	-A | --affinity | -B | --bind | -b | --buffer | -i | --interval | \
+	-l | --length | -M | --mss | -n | --count | -P | --parallel | \
+	-p | --port | -R | --rate | -T | --time | -w | --window | --batch | \
+	--confidence | --cport | --fq-rate | --handshake-timeout | \
+	--link-rate | --max-bytes | --max-duration | --max-length | \
+	--max-pending | --max-pending-source | --max-rate | --max-sockbuf | \
+	--max-streams | --mtu | --omit | --rcvbuf | --repeat | \
+	--request-size | --response-size | --rr-burst | --rr-timeout | \
+	--silent-timeout | --sndbuf | --title | --tos)
+		return ;;
+	esac
+	$split && return
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$_gigebench_opts" -- "$cur"))
+		return
+	fi
+	_known_hosts_real -- "$cur"
+} &&
+complete -F _gigebench gigebench

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/completion.sh: contrib/completion/gigebench.bash against the
+# binary it completes, so that the two cannot drift apart:
+#   1. every option of gigebench --help (which tests/test_opts.c holds to
+#      the getopt table) is offered after "-", and nothing else is;
+#   2. after an option that takes a value (its help line names one), no
+#      option is offered; after one that does not, all of them are;
+#   3. --sweep offers exactly the parameters the binary's sweep parser
+#      names in its error for an unknown one, each as "PARAM=";
+#   4. -C offers the running kernel's congestion controls; -I and
+#      --bind-dev its interfaces; -f the units; --psk files;
+#      --timestamps= a format; a host name after the options.
+# Needs bash-completion (apt-get install bash-completion).
+set -u
+GIGEBENCH=${GIGEBENCH:-build/gigebench}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/tally.sh"
+. "$here/lib/skip.sh"
+comp_file=$here/../contrib/completion/gigebench.bash
+bc=/usr/share/bash-completion/bash_completion
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -r "$bc" ]; then
+	skip_or_fail "bash-completion is not installed (apt-get install bash-completion)"
+	exit $?
+fi
+
+# comp WORD...: the completions bash would offer for the last word.
+comp()
+{
+	(cd "$tmp/cwd" && bash --norc --noprofile -c '
+		. "$1"; . "$2"; shift 2
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		COMPREPLY=()
+		compopt() { :; }  # outside a real completion
+		_gigebench gigebench "${COMP_WORDS[COMP_CWORD]}" \
+		    "${COMP_WORDS[COMP_CWORD - 1]}"
+		for w in "${COMPREPLY[@]}"; do printf "%s\n" "$w"; done
+	    ' comp "$bc" "$comp_file" "$@") | sort -u
+}
+mkdir -p "$tmp/cwd"
+: >"$tmp/cwd/key.psk"
+
+"$GIGEBENCH" --help >"$tmp/help" || { fail "gigebench --help runs"; finish; exit 1; }
+# The name part of each option line: "  -b, --buffer size   text" ->
+# "-b, --buffer size"; names end where two blanks start the text.
+grep -E '^  -|^      --' "$tmp/help" | sed -e 's/^ *//' -e 's/  .*//' \
+    -e 's/\[=[a-z]*\]//' >"$tmp/names"
+tr ',' ' ' <"$tmp/names" | tr -s ' ' '\n' | grep '^-' | sort -u \
+    >"$tmp/help_opts"
+# Options whose help line names a value: "-b, --buffer size".
+awk '$NF !~ /^-/ { for (i = 1; i < NF; i++) { sub(",", "", $i); print $i } }' \
+    "$tmp/names" | sort -u >"$tmp/valued"
+comm -23 "$tmp/help_opts" "$tmp/valued" >"$tmp/flags"
+
+# 1. The option list, both ways.
+comp gigebench - >"$tmp/offered"
+if [ "$(wc -l <"$tmp/help_opts")" -gt 60 ] &&
+    diff "$tmp/help_opts" "$tmp/offered" >"$tmp/diff"; then
+	pass "after '-', exactly --help's $(wc -l <"$tmp/help_opts") options"
+else
+	fail "after '-', exactly --help's options (< help, > completion):"
+	cat "$tmp/diff"
+fi
+
+# 2. Values and flags.
+bad=
+while read -r o; do
+	comp gigebench "$o" - | grep -qxF -f "$tmp/help_opts" && bad="$bad $o"
+done <"$tmp/valued"
+check "no option offered as the value of the $(wc -l <"$tmp/valued") \
+options that take one${bad:+ (offered after:$bad)}" [ -z "$bad" ]
+bad=
+while read -r o; do
+	comp gigebench "$o" - | cmp -s - "$tmp/help_opts" || bad="$bad $o"
+done <"$tmp/flags"
+check "every option offered after each of the $(wc -l <"$tmp/flags") \
+flags${bad:+ (not after:$bad)}" [ -z "$bad" ]
+
+# 3. --sweep: the parser's own list, from its error for an unknown one.
+"$GIGEBENCH" -t 198.18.0.1 --sweep nosuchparam=1 2>"$tmp/sweep_err" >/dev/null
+sed -n 's/.*unknown parameter "nosuchparam" (\(.*\)).*/\1/p' \
+    "$tmp/sweep_err" | tr -d ' ' | tr ',' '\n' | sed 's/$/=/' | sort -u \
+    >"$tmp/axes"
+comp gigebench -t --sweep "" >"$tmp/axes_offered"
+if [ -s "$tmp/axes" ] && cmp -s "$tmp/axes" "$tmp/axes_offered"; then
+	pass "--sweep offers the parser's $(wc -l <"$tmp/axes") parameters"
+else
+	fail "--sweep offers the parser's parameters (< parser, > completion):"
+	diff "$tmp/axes" "$tmp/axes_offered"
+	cat "$tmp/sweep_err"
+fi
+
+# 4. The other values.
+tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control |
+    grep . | sort -u >"$tmp/cc"
+comp gigebench -C "" >"$tmp/cc_offered"
+check "-C offers the kernel's congestion controls ($(tr '\n' ' ' \
+    <"$tmp/cc"))" cmp -s "$tmp/cc" "$tmp/cc_offered"
+ls /sys/class/net | sort -u >"$tmp/ifs"
+for o in -I --bind-dev; do
+	comp gigebench "$o" "" >"$tmp/ifs_offered"
+	check "$o offers the interfaces ($(tr '\n' ' ' <"$tmp/ifs"))" \
+	    cmp -s "$tmp/ifs" "$tmp/ifs_offered"
+done
+check "-f offers the six units" \
+    [ "$(comp gigebench -f "" | tr '\n' ' ')" = "G K M g k m " ]
+check "--psk offers files" \
+    [ "$(comp gigebench -r --psk ke)" = "key.psk" ]
+check "--timestamps= offers a format" \
+    grep -q '%Y' <(comp gigebench -r --timestamps=)
+check "a host after the options (localhost from /etc/hosts)" \
+    grep -qx localhost <(comp gigebench -t localh)
+
+finish
