@@ -9,7 +9,9 @@
 #      names in its error for an unknown one, each as "PARAM=";
 #   4. -C offers the running kernel's congestion controls; -I and
 #      --bind-dev its interfaces; -f the units; --psk files;
-#      --timestamps= a format; a host name after the options.
+#      --timestamps= a format; a host name after the options;
+#   5. after --ttcp, and started as ttcp, exactly the classic mode's
+#      options (its usage's), and nothing after its options with a value.
 # Needs bash-completion (apt-get install bash-completion).
 set -u
 GIGEBENCH=${GIGEBENCH:-build/gigebench}
@@ -75,9 +77,9 @@ options that take one${bad:+ (offered after:$bad)}" [ -z "$bad" ]
 bad=
 while read -r o; do
 	comp gigebench "$o" - | cmp -s - "$tmp/help_opts" || bad="$bad $o"
-done <"$tmp/flags"
-check "every option offered after each of the $(wc -l <"$tmp/flags") \
-flags${bad:+ (not after:$bad)}" [ -z "$bad" ]
+done < <(grep -vx -- --ttcp "$tmp/flags")
+check "every option offered after each of the $(($(wc -l <"$tmp/flags") - 1)) \
+flags but --ttcp (below)${bad:+ (not after:$bad)}" [ -z "$bad" ]
 
 # 3. --sweep: the parser's own list, from its error for an unknown one.
 "$GIGEBENCH" -t 198.18.0.1 --sweep nosuchparam=1 2>"$tmp/sweep_err" >/dev/null
@@ -113,5 +115,24 @@ check "--timestamps= offers a format" \
     grep -q '%Y' <(comp gigebench -r --timestamps=)
 check "a host after the options (localhost from /etc/hosts)" \
     grep -qx localhost <(comp gigebench -t localh)
+
+# 5. --ttcp and the name ttcp: the classic tool's options, from its usage.
+"$GIGEBENCH" --ttcp --help >"$tmp/ttcp_help" 2>&1
+# -t and -r from its synopsis; --help, which prints this usage.
+{ echo -t; echo -r; echo --help
+  grep -E '^  --?[A-Za-z]' "$tmp/ttcp_help" | awk '{ print $1 }'; } |
+    sort -u >"$tmp/ttcp_opts"
+comp gigebench --ttcp - >"$tmp/ttcp_offered"
+if [ "$(wc -l <"$tmp/ttcp_opts")" -gt 15 ] &&
+    diff "$tmp/ttcp_opts" "$tmp/ttcp_offered" >"$tmp/diff"; then
+	pass "after --ttcp, exactly its usage's $(wc -l <"$tmp/ttcp_opts") options"
+else
+	fail "after --ttcp, exactly its usage's options (< usage, > completion):"
+	cat "$tmp/diff"
+fi
+check "started as ttcp: the same options" \
+    cmp -s "$tmp/ttcp_opts" <(comp ttcp -)
+check "--ttcp -l takes a value (nothing offered)" \
+    [ -z "$(comp gigebench --ttcp -l -)" ]
 
 finish

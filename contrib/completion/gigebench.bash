@@ -9,7 +9,8 @@
 # controls, -I and --bind-dev its interfaces, --sweep the sweep parameters
 # (PARAM=), -f the units, --csv, --plot and --psk files, --timestamps= its
 # default format; the other values are numbers or addresses, and nothing is
-# offered for them.  The last word is a host.
+# offered for them.  The last word is a host.  After --ttcp, and for the
+# name ttcp (the package's alternative), the classic tool's letters.
 
 _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R
 -r -S -s -T -t -u -V -v -w -Z
@@ -28,10 +29,43 @@ _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R
 _gigebench_sweep="mtu mss window sndbuf rcvbuf length streams cc rate
 request-size response-size burst"
 
+# --ttcp, or started as ttcp: the classic tool's letters (ttcp_opts.c).
+_gigebench_ttcp_opts="-t -r -d -s -u -v -B -D -T -A -b -f -l -n -O -p
+--json --silent-timeout --max-duration --help"
+
+_gigebench_ttcp()
+{
+	case $prev in
+	-f)
+		COMPREPLY=($(compgen -W "k m g K M G" -- "$cur"))
+		return ;;
+	-A | -b | -l | -n | -O | -p | --silent-timeout | --max-duration)
+		return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$_gigebench_ttcp_opts" -- "$cur"))
+		return
+	fi
+	_known_hosts_real -- "$cur"
+}
+
 _gigebench()
 {
-	local cur prev words cword split
+	local cur prev words cword split i
 	_init_completion -s || return
+
+	if [[ ${words[0]##*/} == ttcp ]]; then
+		_gigebench_ttcp
+		return
+	fi
+	for ((i = 1; i < cword; i++)); do
+		[[ ${words[i]} == -- ]] && break
+		if [[ ${words[i]} == --ttcp ]]; then
+			_gigebench_ttcp
+			return
+		fi
+	done
 
 	case $prev in
 	-C | --congestion)
@@ -77,4 +111,4 @@ _gigebench()
 	fi
 	_known_hosts_real -- "$cur"
 } &&
-complete -F _gigebench gigebench
+complete -F _gigebench gigebench ttcp
