@@ -7,7 +7,7 @@
 #   make check-asan      the checks that ASan+UBSan add to (see below)
 #   make check-all       what CI runs: lint, check, the hostile peers,
 #                        check-asan, the fuzz targets, a benchmark round;
-#                        about 18 minutes
+#                        about 20 minutes
 #   make soak-long       the issue's soak at full length, and under
 #                        valgrind (not in CI: about 10 minutes)
 #   make lint            mandoc -Tlint on the man page, cppcheck
@@ -292,7 +292,7 @@ check-asan-%:
 # or 1,000,000 runs (fuzz/fuzz.mk); the option checks, plain and ASan,
 # tests/auth.py (whose only time bound is 6 s per run) and one round of
 # the benchmark (no speed asserted) take the CPU the fifth target leaves
-# free.  About 18 minutes on 2 CPUs.
+# free.  About 20 minutes on 2 CPUs.
 check-all:
 	@$(MAKE) --no-print-directory build-all
 	$(MAKE) $(filter-out check-options check-auth,$(CHECKS)) check-hostile \
