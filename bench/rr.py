@@ -21,12 +21,11 @@ of its tree, from /proc/PID/stat before it is reaped).
 
 sockperf's figures are of its "valid duration" (it leaves its warm-up and
 the last moments out); its percentiles are of that part.  sockperf's
-messages are at least 14 bytes, iperf 2's bounceback writes at least
-IPERF2_MIN: a smaller --size is theirs raised to that.  iperf 2's
+messages are at least SOCKPERF_MIN (14) bytes, iperf 2's bounceback writes
+at least IPERF2_MIN (64): a smaller --size is theirs raised to that.  iperf 2's
 percentiles come from its bounceback histogram, whose bins are 100 us wide
 (--histograms does not change them in 2.1.8), each a bin's top: coarse, an
-upper bound; its rate is its whole-test count
-over its whole-test time.  --no-iperf2 leaves it out.
+upper bound; its rate is its whole-test count over its whole-test time.  --no-iperf2 leaves it out.
 
 Exit status 0 when every run worked and gave its figures, 1 when one did not
 (the table still prints).
@@ -182,11 +181,15 @@ def gigebench(cw, work, gb, args, rnd, port):
         return None, False
 
 
+SOCKPERF_MIN = 14   # sockperf's message header
+IPERF2_MIN = 64     # iperf 2.1.8's bounceback fails under 64 bytes
+                    # ("tcp bounce-back read failed"; 1, 20, 32, 48 tried)
+
+
 def sockperf_one(cw, work, args, rnd, port, i):
     client = ["sockperf", "ping-pong", "--tcp", "-i", BED.server_addr, "-p",
-              str(port), "-t", str(args.seconds), "-m", str(max(args.size,
-                                                                14)),
-              "--full-rtt"]
+              str(port), "-t", str(args.seconds), "-m",
+              str(max(args.size, SOCKPERF_MIN)), "--full-rtt"]
     return run_pair(cw, work, "sp%d.%d" % (rnd, i),
                     ["sockperf", "server", "--tcp", "-i", BED.server_addr, "-p",
                      str(port)], client, port, args.seconds + 30)
@@ -244,24 +247,17 @@ def iperf2(cw, work, args, rnd, port):
                 cpu_us=cpu * 1e6 / n if cpu and n else None), ok
 
 
-IPERF2_MIN = 64     # iperf 2.1.8's bounceback fails under 64 bytes
-                    # ("tcp bounce-back read failed"; 1, 20, 32, 48 tried)
-
-
 def iperf2_parse(out):
     """(trans/s, count, P50 us, P99 us) from the whole-test lines: the
     BB cnt of the 0.00-T line (or [SUM] with -P), and the BB8 histogram's
     bins (bin i holds [(i-1)*w, i*w): a 1.024 ms maximum sits in bin 11 at
     w=100us; a percentile is its bin's top, as gigebench's is its
     bucket's)."""
-    total = None
-    for m in re.finditer(r"^\[ *(?:SUM|[^\]]*)\] +0\.0+-([\d.]+) sec .*? "
-                         r"(\d+)=([\d.]+)/([\d.]+)/([\d.]+)/([\d.]+) ms",
-                         out, re.M):
-        t, n = float(m.group(1)), int(m.group(2))
-        if total is None or t >= total[0]:
-            total = (t, n) if total is None or t > total[0] else \
-                (t, max(n, total[1]))
+    # the whole test is the longest interval; with -P, [SUM]'s count is
+    # the largest of that interval's
+    totals = [(float(m.group(1)), int(m.group(2))) for m in re.finditer(
+        r"^\[ *(?:SUM|[^\]]*)\] +0\.0+-([\d.]+) sec .*? (\d+)=[\d./]+ ms",
+        out, re.M)]
     bins = {}
     width = None
     for h in re.finditer(r"BB8\(f\)-PDF: bin\(w=(\d+)us\):cnt\((\d+)\)=("
@@ -270,9 +266,9 @@ def iperf2_parse(out):
         for pair in h.group(3).split(","):
             b, c = pair.split(":")
             bins[int(b)] = bins.get(int(b), 0) + int(c)
-    if total is None or not bins:
+    if not totals or not bins:
         return None
-    t, n = total
+    t, n = max(totals)
     count = sum(bins.values())
 
     def pct(q):
@@ -345,7 +341,7 @@ def run_all(args):
                          for k in ("per_s", "p50", "p99", "cpu_us")}
     print("\nmedians of %d rounds, %g s each, %d-byte messages (sockperf: "
           "%d, iperf 2: %d), %d stream(s), %s" % (
-              args.rounds, args.seconds, args.size, max(args.size, 14),
+              args.rounds, args.seconds, args.size, max(args.size, SOCKPERF_MIN),
               max(args.size, IPERF2_MIN), args.streams, BED.name()))
     print("%-10s %12s %9s %9s %12s" % ("tool", "trans/s", "P50 us",
                                        "P99 us", "cpu us/trans"))

@@ -57,15 +57,25 @@ awk '$NF !~ /^-/ { for (i = 1; i < NF; i++) { sub(",", "", $i); print $i } }' \
     "$tmp/names" | sort -u >"$tmp/valued"
 comm -23 "$tmp/help_opts" "$tmp/valued" >"$tmp/flags"
 
+# same WHAT MIN WANT GOT: passes when the sorted lists WANT and GOT are
+# equal and WANT has more than MIN lines (a list read wrong is short).
+same()
+{
+	local n
+	n=$(wc -l <"$3")
+	if [ "$n" -gt "$2" ] && diff "$3" "$4" >"$tmp/diff"; then
+		pass "$1: the $n of them"
+	else
+		fail "$1 ($n; < wanted, > offered):"
+		cat "$tmp/diff"
+		return 1
+	fi
+}
+
 # 1. The option list, both ways.
 comp gigebench - >"$tmp/offered"
-if [ "$(wc -l <"$tmp/help_opts")" -gt 60 ] &&
-    diff "$tmp/help_opts" "$tmp/offered" >"$tmp/diff"; then
-	pass "after '-', exactly --help's $(wc -l <"$tmp/help_opts") options"
-else
-	fail "after '-', exactly --help's options (< help, > completion):"
-	cat "$tmp/diff"
-fi
+same "after '-', exactly --help's options" 60 "$tmp/help_opts" \
+    "$tmp/offered"
 
 # 2. Values and flags.
 bad=
@@ -87,25 +97,19 @@ sed -n 's/.*unknown parameter "nosuchparam" (\(.*\)).*/\1/p' \
     "$tmp/sweep_err" | tr -d ' ' | tr ',' '\n' | sed 's/$/=/' | sort -u \
     >"$tmp/axes"
 comp gigebench -t --sweep "" >"$tmp/axes_offered"
-if [ -s "$tmp/axes" ] && cmp -s "$tmp/axes" "$tmp/axes_offered"; then
-	pass "--sweep offers the parser's $(wc -l <"$tmp/axes") parameters"
-else
-	fail "--sweep offers the parser's parameters (< parser, > completion):"
-	diff "$tmp/axes" "$tmp/axes_offered"
-	cat "$tmp/sweep_err"
-fi
+same "--sweep offers the parser's parameters" 5 "$tmp/axes" \
+    "$tmp/axes_offered" || cat "$tmp/sweep_err"
 
 # 4. The other values.
 tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control |
     grep . | sort -u >"$tmp/cc"
 comp gigebench -C "" >"$tmp/cc_offered"
-check "-C offers the kernel's congestion controls ($(tr '\n' ' ' \
-    <"$tmp/cc"))" cmp -s "$tmp/cc" "$tmp/cc_offered"
+same "-C offers the kernel's congestion controls ($(tr '\n' ' ' \
+    <"$tmp/cc"))" 0 "$tmp/cc" "$tmp/cc_offered"
 ls /sys/class/net | sort -u >"$tmp/ifs"
 for o in -I --bind-dev; do
 	comp gigebench "$o" "" >"$tmp/ifs_offered"
-	check "$o offers the interfaces ($(tr '\n' ' ' <"$tmp/ifs"))" \
-	    cmp -s "$tmp/ifs" "$tmp/ifs_offered"
+	same "$o offers the interfaces" 0 "$tmp/ifs" "$tmp/ifs_offered"
 done
 check "-f offers the six units" \
     [ "$(comp gigebench -f "" | tr '\n' ' ')" = "G K M g k m " ]
@@ -123,15 +127,11 @@ check "a host after the options (localhost from /etc/hosts)" \
   grep -E '^  --?[A-Za-z]' "$tmp/ttcp_help" | awk '{ print $1 }'; } |
     sort -u >"$tmp/ttcp_opts"
 comp gigebench --ttcp - >"$tmp/ttcp_offered"
-if [ "$(wc -l <"$tmp/ttcp_opts")" -gt 15 ] &&
-    diff "$tmp/ttcp_opts" "$tmp/ttcp_offered" >"$tmp/diff"; then
-	pass "after --ttcp, exactly its usage's $(wc -l <"$tmp/ttcp_opts") options"
-else
-	fail "after --ttcp, exactly its usage's options (< usage, > completion):"
-	cat "$tmp/diff"
-fi
-check "started as ttcp: the same options" \
-    cmp -s "$tmp/ttcp_opts" <(comp ttcp -)
+same "after --ttcp, exactly its usage's options" 15 "$tmp/ttcp_opts" \
+    "$tmp/ttcp_offered"
+comp ttcp - >"$tmp/ttcp_name_offered"
+same "started as ttcp, the same options" 15 "$tmp/ttcp_opts" \
+    "$tmp/ttcp_name_offered"
 check "--ttcp -l takes a value (nothing offered)" \
     [ -z "$(comp gigebench --ttcp -l -)" ]
 

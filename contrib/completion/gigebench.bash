@@ -26,6 +26,9 @@ _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R
 --skip-rx-copy --sndbuf --splice --sweep --time --timestamps --title --tos
 --transmit --ttcp --udp --verbose --version --window --zerocopy"
 
+# -f: bits (k m g) or bytes (K M G) a second, in both modes.
+_gigebench_units="k m g K M G"
+
 _gigebench_sweep="mtu mss window sndbuf rcvbuf length streams cc rate
 request-size response-size burst"
 
@@ -37,17 +40,24 @@ _gigebench_ttcp()
 {
 	case $prev in
 	-f)
-		COMPREPLY=($(compgen -W "k m g K M G" -- "$cur"))
+		COMPREPLY=($(compgen -W "$_gigebench_units" -- "$cur"))
 		return ;;
 	-A | -b | -l | -n | -O | -p | --silent-timeout | --max-duration)
 		return ;;
 	esac
+	_gigebench_word "$_gigebench_ttcp_opts"
+}
+
+# _gigebench_word OPTIONS: a word that is no option's value: one of
+# OPTIONS, or a host.
+_gigebench_word()
+{
 	$split && return
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$_gigebench_ttcp_opts" -- "$cur"))
-		return
+		COMPREPLY=($(compgen -W "$1" -- "$cur"))
+	else
+		_known_hosts_real -- "$cur"
 	fi
-	_known_hosts_real -- "$cur"
 }
 
 _gigebench()
@@ -78,7 +88,7 @@ _gigebench()
 		    -- "$cur"))
 		return ;;
 	-f | --format)
-		COMPREPLY=($(compgen -W "k m g K M G" -- "$cur"))
+		COMPREPLY=($(compgen -W "$_gigebench_units" -- "$cur"))
 		return ;;
 	--sweep)
 		COMPREPLY=($(compgen -S = -W "$_gigebench_sweep" -- "$cur"))
@@ -103,12 +113,6 @@ _gigebench()
 	--silent-timeout | --sndbuf | --title | --tos)
 		return ;;
 	esac
-	$split && return
-
-	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$_gigebench_opts" -- "$cur"))
-		return
-	fi
-	_known_hosts_real -- "$cur"
+	_gigebench_word "$_gigebench_opts"
 } &&
 complete -F _gigebench gigebench ttcp
