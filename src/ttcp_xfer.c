@@ -31,6 +31,8 @@
 #define TTCP_ENOBUFS_WAIT_NS	18000000L
 /* -r -u: the wait for the start sentinel is cut into slices of this. */
 #define TTCP_WAIT_SLICE_MS	1000
+/* -t -u: the first gap between the ends after the timer, doubling. */
+#define TTCP_END_GAP_NS		10000000L
 
 struct ttcp_run {
 	const struct ttcp_cfg	*c;
@@ -543,7 +545,7 @@ ttcp_open(struct ttcp_run *t)
 static int
 ttcp_loop(struct ttcp_run *t)
 {
-	struct timespec last;
+	struct timespec last, gap = { 0, 0 };
 	unsigned i;
 	int rc;
 
@@ -562,10 +564,18 @@ ttcp_loop(struct ttcp_run *t)
 	if (rc == -1)
 		return -1;
 	timer_stop(t, NULL);
-	/* ttcp: four more ends after the timer, in both modes. */
+	/*
+	 * ttcp: four more ends after the timer, in both modes.  ttcp sends
+	 * them back to back, where a receiver whose buffer is still full of
+	 * data loses all five; here they are spaced 10, 20, 40 and 80 ms
+	 * apart, outside the timer, so one lands once it has drained.
+	 */
 	if (t->c->udp)
-		for (i = 1; i < TTCP_END_SENTINELS; i++)
+		for (i = 1; i < TTCP_END_SENTINELS; i++) {
+			gap.tv_nsec = TTCP_END_GAP_NS << (i - 1);
+			nanosleep(&gap, NULL);
 			nwrite(t, t->buf, TTCP_SENTINEL_LEN);
+		}
 	return 0;
 }
 
