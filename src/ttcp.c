@@ -1,5 +1,5 @@
 /*
- * ttcp.c: the classic ttcp's defaults (base/ttcp.h).
+ * ttcp.c: the classic ttcp's defaults and its pattern (base/ttcp.h).
  */
 #include <string.h>
 
@@ -17,4 +17,17 @@ ttcp_cfg_init(struct ttcp_cfg *c)
 	c->fmt = TTCP_DEFAULT_FMT;
 	c->silent_ms = GB_DEFAULT_SILENT_MS;
 	c->max_duration_ms = GB_DEFAULT_MAX_DURATION_MS;
+}
+
+void
+ttcp_pattern(char *p, size_t len)
+{
+	unsigned char ch = 0;
+
+	while (len-- > 0) {
+		while (ch < 0x20 || ch > 0x7e)
+			ch = (unsigned char)((ch + 1) & 0x7f);
+		*p++ = (char)ch;
+		ch = (unsigned char)((ch + 1) & 0x7f);
+	}
 }

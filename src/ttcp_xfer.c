@@ -196,20 +196,6 @@ measure_end(struct ttcp_run *t, struct gb_side *side)
 	xfer_measure_warn(&t->m, side);
 }
 
-/* ttcp's pattern(): the printable ASCII characters over and over. */
-static void
-pattern(char *p, size_t len)
-{
-	unsigned char ch = 0;
-
-	while (len-- > 0) {
-		while (ch < 0x20 || ch > 0x7e)
-			ch = (unsigned char)((ch + 1) & 0x7f);
-		*p++ = (char)ch;
-		ch = (unsigned char)((ch + 1) & 0x7f);
-	}
-}
-
 static int
 buf_open(struct ttcp_run *t)
 {
@@ -225,7 +211,7 @@ buf_open(struct ttcp_run *t)
 	t->buf = t->mem + skip;
 	t->n->bufaddr = (uintptr_t)t->buf;
 	if (c->sink && c->trans)
-		pattern(t->buf, c->buflen);
+		ttcp_pattern(t->buf, c->buflen);
 	return 0;
 }
 
@@ -304,7 +290,6 @@ nwrite(struct ttcp_run *t, const char *p, size_t count)
 		nanosleep(&wait, NULL);
 	}
 }
-
 
 static int
 set_int(struct ttcp_run *t, int level, int name, int v, const char *what)

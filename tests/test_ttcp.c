@@ -336,6 +336,23 @@ test_json(void **state)
 	json_decref(j);
 }
 
+/* ttcp's pattern: ' ' to '~' (95 characters), then again from ' '. */
+static void
+test_pattern(void **state)
+{
+	char buf[200];
+	size_t i;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	ttcp_pattern(buf, 195);
+	for (i = 0; i < 95; i++)
+		assert_int_equal(buf[i], ' ' + (int)i);
+	assert_memory_equal(buf, buf + 95, 95);
+	assert_int_equal(buf[190], ' ');
+	assert_int_equal(buf[195], 0);
+}
+
 int
 main(void)
 {
@@ -349,6 +366,7 @@ main(void)
 		cmocka_unit_test(test_result),
 		cmocka_unit_test(test_rusage_clock),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_pattern),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

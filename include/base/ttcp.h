@@ -72,5 +72,7 @@ struct ttcp_counts {
 };
 
 void	ttcp_cfg_init(struct ttcp_cfg *);
+/* ttcp's pattern(): the printable ASCII characters over and over. */
+void	ttcp_pattern(char *, size_t);
 
 #endif /* GB_TTCP_H */
