@@ -216,6 +216,21 @@ check-limits: $(BIN)
 check-claims: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/claims.sh
 
+# gigebench merge on the mesh fixtures of tests/fixtures/merge/: the text,
+# the outlier's explanation, --csv, --plot, the refusals (about 2 s).
+check-merge: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/merge.sh
+
+# contrib/ansible's role and mesh playbook on a simulated fleet (root, not
+# in "make check": it starts sshd in namespaces): four namespaces with
+# their own hostnames and sshd, one pair rate-limited, the role twice, a
+# busy receiver retried, the matrix with the slow pair its one outlier,
+# nothing left (about 90 s).  Needs ansible and openssh-server.
+check-mesh: $(BIN)
+	/usr/bin/python3 -m unittest discover -s tests \
+	    -p mesh_rounds_test.py
+	GIGEBENCH=$(abspath $(BIN)) bash tests/mesh.sh
+
 # The bash completion against the binary's options, sweep parameters and
 # the kernel's congestion controls and interfaces (about 10 s).
 check-completion: $(BIN)
@@ -230,7 +245,7 @@ check-deb:
 
 CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
-	  check-results check-rr check-bidir check-completion \
+	  check-results check-rr check-bidir check-completion check-merge \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
@@ -267,7 +282,7 @@ asan:
 #   measurement; --rr's code is check-rr's under ASan.
 # Together about 70 s saved.
 ASAN_CHECKS = check-unit check-loopback check-udp check-ttcp check-man check-sweep check-rr \
-	  check-bidir \
+	  check-bidir check-merge \
 	  check-options check-capture check-soak-lsan
 
 check-asan:
@@ -296,7 +311,7 @@ check-asan-%:
 check-all:
 	@$(MAKE) --no-print-directory build-all
 	$(MAKE) $(filter-out check-options check-auth,$(CHECKS)) check-hostile \
-	    check-deb
+	    check-deb check-mesh
 	$(ASAN_MAKE) $(filter-out check-options,$(ASAN_CHECKS))
 	$(MAKE) fuzz-replay
 	@rm -rf $(FUZZ_BUILD)/findings
@@ -365,7 +380,7 @@ clean:
 	build-all build-tests check-asan lint install clean check-auth \
 	check-limits check-layers check-claims check-listener check-udp \
 	check-ttcp check-ttcp-classic install-ttcp dist deb \
-	check-completion check-deb
+	check-completion check-deb check-merge check-mesh
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

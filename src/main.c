@@ -3,8 +3,9 @@
  * pick the exit status.  The only file that prints final results and the
  * only one that exits.
  *
- * Exit status: 0 success, 1 test or network failure, 2 usage error,
- * 3 refused by the peer (busy, other protocol version, not gigebench).
+ * Exit status: 0 success, 1 test or network failure (merge: a file that
+ * cannot be read or is no result), 2 usage error, 3 refused by the peer
+ * (busy, other protocol version, not gigebench).
  */
 #include <malloc.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include "wire/auth.h"
 #include "cli/sweeprun.h"
 #include "cli/ttcp_opts.h"
+#include "cli/merge.h"
 #include "data/ttcp_xfer.h"
 #include "out/outq.h"
 #include "out/ttcp_text.h"
@@ -394,6 +396,35 @@ run_ttcp(int argc, char *argv[], const struct hoststat_roots *roots)
 	return ferror(stdout) ? EXIT_TEST_FAILED : 0;
 }
 
+/*
+ * gigebench merge: many --json results of a mesh test into one matrix.
+ * Exit 1 when a file cannot be read, is not a throughput result, or an
+ * output cannot be written; 2 on a usage error.
+ */
+static int
+run_merge(int argc, char *argv[])
+{
+	struct merge_opts o;
+	char err[2 * GB_ERR_LEN];
+
+	switch (merge_opts_parse(argc, argv, &o, err, sizeof(err))) {
+	case OPTS_HELP:
+		merge_opts_usage(stdout);
+		return 0;
+	case OPTS_ERROR:
+		fprintf(stderr, "gigebench merge: %s\n", err);
+		fprintf(stderr, "Try 'gigebench merge --help' for more "
+		    "information.\n");
+		return EXIT_USAGE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (merge_run(&o, stdout, err, sizeof(err)) == -1) {
+		fprintf(stderr, "gigebench merge: %s\n", err);
+		return EXIT_TEST_FAILED;
+	}
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -406,6 +437,8 @@ main(int argc, char *argv[])
 	    *env != '\0' ? env : "/proc";
 	roots.sysfs = (env = getenv("GIGEBENCH_SYSFS")) != NULL &&
 	    *env != '\0' ? env : "/sys";
+	if (merge_wanted(argc, argv))
+		return run_merge(argc - 1, argv + 1);
 	if (ttcp_wanted(argc, argv)) {
 		signal(SIGPIPE, SIG_IGN);
 		return run_ttcp(argc, argv, &roots);

@@ -2,7 +2,8 @@
  * opts_usage.c: the help text of -h.  Its synopsis is man/gigebench.1's,
  * word for word, and its option list is the getopt table's (opts.c):
  * tests/man.sh and tests/test_opts.c hold the three to each other.  Lines
- * stay under 80 columns.
+ * stay under 80 columns.  merge's options are its own (merge_opts.c,
+ * gigebench merge --help); the synopsis names them.
  */
 #include <stdio.h>
 
@@ -32,6 +33,8 @@ static const char opts_usage_text[] =
 "           [--title text] [--tos value] host\n"
 "       gigebench --restore\n"
 "       gigebench --ttcp ttcp-arguments\n"
+"       gigebench merge [-f unit] [--by how] [--csv file] [--figure name]\n"
+"           [--outlier factor] [--plot file] file ...\n"
 "       gigebench -h | -V\n"
 "\n"
 "  -1, --once              listener: exit after one test\n"
@@ -160,7 +163,11 @@ static const char opts_usage_text[] =
 "meaning): -A (ttcp: buffer alignment), -B (full blocks), -T (touch the\n"
 "data), -s (sink mode; without it ttcp pipes stdin/stdout), -f k/m/g\n"
 "(1024-based in ttcp), the default -l/-n (ttcp: 2048 buffers of 8192\n"
-"bytes), -O and -d (none here), -u (ttcp's sentinels).\n";
+"bytes), -O and -d (none here), -u (ttcp's sentinels).\n"
+"\n"
+"gigebench merge puts the --json results of a mesh test (every ordered\n"
+"pair of hosts) into one matrix of senders by receivers and explains\n"
+"the outliers; gigebench merge --help lists its options.\n";
 
 void
 opts_usage(FILE *fp)

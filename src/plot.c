@@ -1,7 +1,8 @@
 /*
  * plot.c: --plot FILE.  Checks the file name, writes the data and the
- * script (plot_script.c; plot_rr.c for --rr) into temporary files, runs gnuplot on them as a
- * child process and checks that a picture arrived.
+ * script (plot_script.c; plot_rr.c for --rr; plot_mesh.c for gigebench
+ * merge) into temporary files, runs gnuplot on them as a child process
+ * and checks that a picture arrived.
  *
  * gnuplot runs by fork and execvp, never through a shell, so no name is
  * parsed by sh.  Two names reach gnuplot's own parser: the data file, which
@@ -48,11 +49,16 @@ static const char *plot_tmpdir(void);
 static int	 plot_preflight(const char *, int *, char *, size_t);
 static FILE	*plot_tmpfile(const char *, char *, size_t, char *, size_t);
 static int	 plot_close(FILE *, const char *, char *, size_t);
-/* What one picture is drawn from: a sweep's layout, or one histogram. */
+/*
+ * What one picture is drawn from: a sweep's layout, one histogram, or a
+ * mesh's matrix (in the unit of -f).
+ */
 struct plot_job {
 	const struct plot_script	*ps;
 	const struct lathist		*cdf;
 	const char			*title;
+	const struct mesh		*mesh;
+	char				 unit;
 };
 
 static int	 plot_files(const struct plot_job *, enum plot_term,
@@ -223,6 +229,8 @@ plot_files(const struct plot_job *job, enum plot_term term,
 		return -1;
 	if (job->ps != NULL)
 		plot_script_data(f, job->ps);
+	else if (job->mesh != NULL)
+		plot_mesh_data(f, job->mesh, job->unit);
 	else
 		plot_cdf_data(f, job->cdf);
 	if (plot_close(f, data, err, errlen) == -1)
@@ -231,6 +239,8 @@ plot_files(const struct plot_job *job, enum plot_term term,
 		return -1;
 	if (job->ps != NULL)
 		plot_script_write(f, job->ps, term, data, out);
+	else if (job->mesh != NULL)
+		plot_mesh_write(f, job->mesh, job->unit, term, data, out);
 	else
 		plot_cdf_write(f, job->cdf, job->title, term, data, out);
 	return plot_close(f, script, err, errlen);
@@ -396,7 +406,7 @@ plot_write(const char *path, const struct sweep *s,
     size_t errlen)
 {
 	struct plot_script	 ps;
-	struct plot_job		 job = { &ps, NULL, NULL };
+	struct plot_job		 job = { &ps, NULL, NULL, NULL, 0 };
 	enum plot_term		 term;
 	int			 rv;
 
@@ -417,13 +427,29 @@ int
 plot_write_cdf(const char *path, const struct lathist *h, const char *title,
     char *err, size_t errlen)
 {
-	struct plot_job	job = { NULL, h, title };
+	struct plot_job	job = { NULL, h, title, NULL, 0 };
 	enum plot_term	term;
 
 	if (plot_check(path, &term, err, errlen) == -1)
 		return -1;
 	if (h == NULL || h->count == 0) {
 		plot_error(err, errlen, "plot: no transaction was timed");
+		return -1;
+	}
+	return plot_render(path, term, &job, err, errlen);
+}
+
+int
+plot_write_mesh(const char *path, const struct mesh *m, char unit,
+    char *err, size_t errlen)
+{
+	struct plot_job	job = { NULL, NULL, NULL, m, unit };
+	enum plot_term	term;
+
+	if (plot_check(path, &term, err, errlen) == -1)
+		return -1;
+	if (m == NULL || m->nrated == 0) {
+		plot_error(err, errlen, "plot: no pair has a rate");
 		return -1;
 	}
 	return plot_render(path, term, &job, err, errlen);

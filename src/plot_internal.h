@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base/lathist.h"
+#include "base/mesh.h"
 #include "out/plot_script.h"
 
 /* The page in screen fractions; both panels share the x extent. */
@@ -59,5 +60,11 @@ void		 plot_cdf_data(FILE *, const struct lathist *);
 void		 plot_cdf_write(FILE *, const struct lathist *,
 		    const char *title, enum plot_term, const char *data,
 		    const char *out);
+
+/* plot_mesh.c */
+/* gigebench merge: x, y, rate, outlier, the cell's text; one per pair. */
+void		 plot_mesh_data(FILE *, const struct mesh *, char unit);
+void		 plot_mesh_write(FILE *, const struct mesh *, char unit,
+		    enum plot_term, const char *data, const char *out);
 
 #endif /* GB_PLOT_INTERNAL_H */

@@ -11,7 +11,9 @@
 #      --bind-dev its interfaces; -f the units; --psk files;
 #      --timestamps= a format; a host name after the options;
 #   5. after --ttcp, and started as ttcp, exactly the classic mode's
-#      options (its usage's), and nothing after its options with a value.
+#      options (its usage's), and nothing after its options with a value;
+#   6. after merge, exactly merge's options (its --help's), --figure's
+#      names (its error's list), --by's two, and *.json files.
 # Needs bash-completion (apt-get install bash-completion).
 set -u
 GIGEBENCH=${GIGEBENCH:-build/gigebench}
@@ -134,5 +136,32 @@ same "started as ttcp, the same options" 15 "$tmp/ttcp_opts" \
     "$tmp/ttcp_name_offered"
 check "--ttcp -l takes a value (nothing offered)" \
     [ -z "$(comp gigebench --ttcp -l -)" ]
+
+# 6. merge: its usage's options, --figure's names (from its error for an
+# unknown one), --by's two, and the .json files.
+"$GIGEBENCH" merge --help >"$tmp/merge_help" 2>&1
+grep -E '^  -|^      --' "$tmp/merge_help" | sed -e 's/^ *//' \
+    -e 's/  .*//' | tr ',' ' ' | tr -s ' ' '\n' | grep '^-' | sort -u \
+    >"$tmp/merge_opts"
+comp gigebench merge - >"$tmp/merge_offered"
+same "after merge, exactly its usage's options" 6 "$tmp/merge_opts" \
+    "$tmp/merge_offered"
+comp gigebench merge a.json - >"$tmp/merge_offered2"
+same "after merge and a file, the same" 6 "$tmp/merge_opts" \
+    "$tmp/merge_offered2"
+"$GIGEBENCH" merge --figure nosuch x.json 2>"$tmp/fig_err" >/dev/null
+sed -n 's/.*unknown --figure (\(.*\)).*/\1/p' "$tmp/fig_err" | tr -d ' ' |
+    tr ',' '\n' | sort -u >"$tmp/figures"
+comp gigebench merge --figure "" >"$tmp/figures_offered"
+same "--figure offers merge's figures" 5 "$tmp/figures" \
+    "$tmp/figures_offered" || cat "$tmp/fig_err"
+check "--by offers hostname and address" \
+    [ "$(comp gigebench merge --by "" | tr '\n' ' ')" = "address hostname " ]
+: >"$tmp/cwd/h1-h2.json"
+: >"$tmp/cwd/notes.txt"
+check "merge offers the .json files" \
+    [ "$(comp gigebench merge "")" = "h1-h2.json" ]
+check "merge is offered as the first word" \
+    grep -qx merge <(comp gigebench mer)
 
 finish

@@ -2,7 +2,8 @@
 #
 # man.sh: the man page is the contract.  Checks that man/gigebench.1 is
 # lint-clean and that it and `gigebench --help` list the same options and
-# the same synopsis.  (tests/test_opts.c holds --help to the getopt table.)
+# the same synopsis, and its MERGE section the options of `gigebench merge
+# --help`.  (tests/test_opts.c holds --help to the getopt table.)
 #
 #	GIGEBENCH=build/gigebench sh tests/man.sh
 #
@@ -73,10 +74,14 @@ help_opts()
 	    tr ',' ' ' | tr -s ' ' '\n' | grep '^-' | sort -u
 }
 
-# The options of the man page's lists: ".It Fl b Ar size , Fl \-buffer".
+# The options of the man page's lists: ".It Fl b Ar size , Fl \-buffer";
+# man_opts merge: those of its MERGE section only, man_opts main: those
+# of the rest.
 man_opts()
 {
-	grep '^\.It Fl ' "$man" | awk '{ for (i = 2; i <= NF; i++)
+	awk -v want="$1" '/^\.Sh / { sec = ($2 == "MERGE") ? "merge" : "main" }
+	    sec == want' "$man" | grep '^\.It Fl ' |
+	    awk '{ for (i = 2; i <= NF; i++)
 	    if ($(i - 1) == "Fl") print $i }' |
 	    sed -e 's/\\-/-/g' -e 's/^/-/' | sort -u
 }
@@ -121,9 +126,19 @@ else
 	fail "mandoc -Tlint -W warning is clean" "$tmp/lint"
 fi
 
-# 4. The same options in the help's list and in the man page's.
+# 4. The same options in the help's list and in the man page's, and
+# merge's (gigebench merge --help) in its MERGE section's.
 help_opts "$tmp/help" >"$tmp/help.opts" || true
-man_opts >"$tmp/man.opts" || true
+man_opts main >"$tmp/man.opts" || true
+"$GIGEBENCH" merge --help >"$tmp/merge_help" 2>&1 || true
+help_opts "$tmp/merge_help" >"$tmp/merge_help.opts" || true
+man_opts merge >"$tmp/merge_man.opts" || true
+if [ "$(wc -l <"$tmp/merge_help.opts")" -ge 5 ]; then
+	compare "merge --help and the MERGE section list the same options" \
+	    "$tmp/merge_help.opts" "$tmp/merge_man.opts"
+else
+	fail "merge --help lists its options" "$tmp/merge_help"
+fi
 if [ "$(wc -l <"$tmp/help.opts")" -ge 20 ]; then
 	pass "--help lists $(wc -l <"$tmp/help.opts" | tr -d ' ') options"
 else
@@ -158,8 +173,10 @@ else
 fi
 compare "the synopses are the same text" "$tmp/help.syn" "$tmp/man.syn"
 
-# 6. Every option of the synopsis is described in both lists.
-comm -23 "$tmp/man.synopts" "$tmp/man.opts" >"$tmp/undoc"
+# 6. Every option of the synopsis is described in the man page's lists
+# (merge's in its section).
+sort -u "$tmp/man.opts" "$tmp/merge_man.opts" >"$tmp/all_man.opts"
+comm -23 "$tmp/man.synopts" "$tmp/all_man.opts" >"$tmp/undoc"
 if [ ! -s "$tmp/undoc" ]; then
 	pass "every option in the synopsis is described"
 else

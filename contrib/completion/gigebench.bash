@@ -11,6 +11,8 @@
 # default format; the other values are numbers or addresses, and nothing is
 # offered for them.  The last word is a host.  After --ttcp, and for the
 # name ttcp (the package's alternative), the classic tool's letters.
+# After merge (the first word), merge's options, --figure's names and
+# *.json files.
 
 _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R
 -r -S -s -T -t -u -V -v -w -Z
@@ -48,6 +50,42 @@ _gigebench_ttcp()
 	_gigebench_word "$_gigebench_ttcp_opts"
 }
 
+# gigebench merge: its own options (merge_opts.c), the figures of
+# --figure, and the --json results (*.json) it reads.
+_gigebench_merge_opts="-f -h --by --csv --figure --format --help --outlier
+--plot"
+_gigebench_merge_figures="cpu-tx cpu-rx proc-tx proc-rx irq-tx irq-rx retrans
+rtt"
+
+_gigebench_merge()
+{
+	case $prev in
+	-f | --format)
+		COMPREPLY=($(compgen -W "$_gigebench_units" -- "$cur"))
+		return ;;
+	--by)
+		COMPREPLY=($(compgen -W "hostname address" -- "$cur"))
+		return ;;
+	--figure)
+		COMPREPLY=($(compgen -W "$_gigebench_merge_figures" -- "$cur"))
+		return ;;
+	--csv)
+		_filedir
+		return ;;
+	--plot)
+		_filedir '@(svg|png)'
+		return ;;
+	--outlier)
+		return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$_gigebench_merge_opts" -- "$cur"))
+	else
+		_filedir json
+	fi
+}
+
 # _gigebench_word OPTIONS: a word that is no option's value: one of
 # OPTIONS, or a host.
 _gigebench_word()
@@ -67,6 +105,10 @@ _gigebench()
 
 	if [[ ${words[0]##*/} == ttcp ]]; then
 		_gigebench_ttcp
+		return
+	fi
+	if ((cword > 1)) && [[ ${words[1]} == merge ]]; then
+		_gigebench_merge
 		return
 	fi
 	for ((i = 1; i < cword; i++)); do
@@ -113,6 +155,11 @@ _gigebench()
 	--silent-timeout | --sndbuf | --title | --tos)
 		return ;;
 	esac
+	if ((cword == 1)) && [[ $cur != -* ]] && ! $split; then
+		COMPREPLY=($(compgen -W merge -- "$cur"))
+		_known_hosts_real -a -- "$cur"
+		return
+	fi
 	_gigebench_word "$_gigebench_opts"
 } &&
 complete -F _gigebench gigebench ttcp

@@ -3,7 +3,8 @@
  * bars, and each end's CPU % and irq/pkt on a second panel (--rr: P50
  * and P99 latency, and trans/s; one --rr test: its latency CDF), drawn by
  * gnuplot run as a child process (SVG, or PNG where gnuplot has the
- * pngcairo or png terminal, by the file's extension).
+ * pngcairo or png terminal, by the file's extension).  gigebench merge:
+ * the rate matrix as a heat map.
  */
 #ifndef GB_PLOT_H
 #define GB_PLOT_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 
 #include "base/lathist.h"
+#include "base/mesh.h"
 #include "base/sweep.h"
 #include "out/table.h"
 
@@ -30,5 +32,13 @@ int	plot_write(const char *path, const struct sweep *,
  */
 int	plot_write_cdf(const char *path, const struct lathist *,
 	    const char *title, char *err, size_t errlen);
+
+/*
+ * gigebench merge: the rate matrix as a heat map, senders down the side,
+ * receivers across, each cell's rate in the -f unit written in it and
+ * the outliers outlined.  Returns 0, or -1 with a reason in err.
+ */
+int	plot_write_mesh(const char *path, const struct mesh *, char unit,
+	    char *err, size_t errlen);
 
 #endif /* GB_PLOT_H */
