@@ -390,8 +390,8 @@ finish_reverse(struct client *c, struct gb_result *r, int partial, char *err,
 	if (rev == NULL)
 		return 0;
 	if (partial)
-		return xfer_finish_partial(rev, side, NULL, err, errlen);
-	return xfer_finish(rev, side, NULL, err, errlen);
+		return xfer_finish_partial(rev, side, r, err, errlen);
+	return xfer_finish(rev, side, r, err, errlen);
 }
 
 static int

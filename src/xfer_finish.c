@@ -144,7 +144,15 @@ xfer_finish_partial(struct xfer *x, struct gb_side *side,
 	xfer_measure_warn(&x->ms, side);
 	if (r != NULL && r->params.buflen == GB_LEN_MTU)
 		r->params.buflen = x->p.buflen;	/* -l mtu: as it came out */
-	if (r != NULL && x->iv != NULL) {
+	/*
+	 * The slices as they ended: the last sliver joined its slice after
+	 * that one went to interval_cb.  --bidir's half going back: the
+	 * result's reverse slices.
+	 */
+	if (r != NULL && x->iv != NULL && x->fwd != NULL) {
+		r->nrintervals = x->niv;
+		memcpy(r->rintervals, x->iv, x->niv * sizeof(*x->iv));
+	} else if (r != NULL && x->iv != NULL) {
 		r->nintervals = x->niv;
 		memcpy(r->intervals, x->iv, x->niv * sizeof(*x->iv));
 	}
