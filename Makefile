@@ -216,6 +216,12 @@ check-limits: $(BIN)
 check-claims: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/claims.sh
 
+# --profile over loopback (root): both ends' profiles, --skip-rx-copy's
+# copy share, the listener's refusal, perf closed to a user, sweeps
+# (about 15 s).
+check-profile: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/profile.sh
+
 # gigebench merge on the mesh fixtures of tests/fixtures/merge/: the text,
 # the outlier's explanation, --csv, --plot, the refusals (about 2 s).
 check-merge: $(BIN)
@@ -246,6 +252,7 @@ check-deb:
 CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
 	  check-results check-rr check-bidir check-completion check-merge \
+	  check-profile \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
@@ -282,7 +289,7 @@ asan:
 #   measurement; --rr's code is check-rr's under ASan.
 # Together about 70 s saved.
 ASAN_CHECKS = check-unit check-loopback check-udp check-ttcp check-man check-sweep check-rr \
-	  check-bidir check-merge \
+	  check-bidir check-merge check-profile \
 	  check-options check-capture check-soak-lsan
 
 check-asan:
@@ -380,7 +387,7 @@ clean:
 	build-all build-tests check-asan lint install clean check-auth \
 	check-limits check-layers check-claims check-listener check-udp \
 	check-ttcp check-ttcp-classic install-ttcp dist deb \
-	check-completion check-deb check-merge check-mesh
+	check-completion check-deb check-merge check-mesh check-profile
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)

@@ -14,6 +14,47 @@
 #include "base/params.h"
 #include "out/report.h"
 
+/* --profile's figures, so that the codec sees a profile too. */
+static void
+fuzz_fill_profile(struct gb_profile *p)
+{
+	p->asked = p->has = 1;
+	strcpy(p->event, "cpu-clock");
+	p->hz = 997;
+	p->ncpus = 2;
+	p->seconds = 60.0;
+	p->samples = 119640;
+	p->idle = 40000;
+	p->kernel = 78000;
+	p->user = 1640;
+	p->lost = 2;
+	p->unknown = 100;
+	p->cat[GB_CAT_COPY] = 30000;
+	p->cat[GB_CAT_CSUM] = 1000;
+	p->cat[GB_CAT_STACK] = 25000;
+	p->cat[GB_CAT_SOFTIRQ] = 9000;
+	p->cat[GB_CAT_DRIVER] = 6000;
+	p->cat[GB_CAT_SCHED] = 2000;
+	p->cat[GB_CAT_LOCK] = 3000;
+	p->cat[GB_CAT_KERNEL] = 2000;
+	p->cat[GB_CAT_USER] = 1640;
+	strcpy(p->driver, "igb");
+	p->ntop = 3;
+	strcpy(p->top[0].name, "_copy_to_iter");
+	p->top[0].cat = GB_CAT_COPY;
+	p->top[0].samples = 28000;
+	strcpy(p->top[1].name, "igb_msix_ring");
+	strcpy(p->top[1].module, "igb");
+	p->top[1].cat = GB_CAT_DRIVER;
+	p->top[1].samples = 5000;
+	strcpy(p->top[2].name, "gigebench");
+	p->top[2].user = 1;
+	p->top[2].cat = GB_CAT_USER;
+	p->top[2].samples = 1600;
+	p->handled_per_s = 1994;
+	p->cpu_s = 0.12;
+}
+
 void
 fuzz_fill_side(struct gb_side *s)
 {
@@ -116,6 +157,7 @@ fuzz_fill_side(struct gb_side *s)
 	s->sndbuf.final = s->sndbuf.peak = 131072;
 	s->rcvbuf.final = 2097152;
 	s->rcvbuf.peak = 4194304;
+	fuzz_fill_profile(&s->profile);
 	context_init(c);
 	c->has = 1;
 	strcpy(c->kernel, "6.1.0-18-amd64");

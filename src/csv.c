@@ -59,6 +59,8 @@ static const char *const csv_side_cols[] = {
 	"rtt_us", "cwnd", "mss", "data_segs_out", "data_segs_in", "mtu",
 	"warnings", "sndbuf_final", "sndbuf_peak", "rcvbuf_final",
 	"rcvbuf_peak",
+	/* --profile: the busy samples' copy share, the top function */
+	"profile_copy_pct", "profile_top", "profile_top_pct",
 };
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -258,6 +260,20 @@ csv_rr(FILE *fp, const struct gb_result *r)
 	csv_uint(fp, u->has && u->has_udp, u->late);
 }
 
+/* --profile's columns: empty without a profile. */
+static void
+csv_profile(FILE *fp, const struct gb_profile *p)
+{
+	int top = p->has && p->ntop > 0;
+
+	csv_real(fp, p->has, profile_share(p, p->cat[GB_CAT_COPY]));
+	if (top)
+		csv_field(fp, p->top[0].name);
+	else
+		fputc(',', fp);
+	csv_real(fp, top, top ? profile_share(p, p->top[0].samples) : 0);
+}
+
 /* One end's figures, in csv_side_cols order; all empty if it has none. */
 static void
 csv_side(FILE *fp, const struct gb_side *d)
@@ -308,6 +324,7 @@ csv_side(FILE *fp, const struct gb_side *d)
 	csv_uint(fp, d->sndbuf.peak != 0, d->sndbuf.peak);
 	csv_uint(fp, d->rcvbuf.final != 0, d->rcvbuf.final);
 	csv_uint(fp, d->rcvbuf.peak != 0, d->rcvbuf.peak);
+	csv_profile(fp, &d->profile);
 }
 
 /* "cpu_bound;window_limited": codes only, the text is in JSON. */

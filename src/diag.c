@@ -322,6 +322,8 @@ diag_run(struct gb_result *r)
 	diag_window_size(r);
 	diag_coalescing(r, &r->sender, "sender", 1);
 	diag_coalescing(r, &r->receiver, "receiver", 0);
+	diag_profile_copy(r, &r->sender, "sender", 1);
+	diag_profile_copy(r, &r->receiver, "receiver", 0);
 	diag_irq_shared(r, &r->sender, "sender");
 	diag_irq_shared(r, &r->receiver, "receiver");
 	diag_irq_legacy(r, &r->sender, "sender");

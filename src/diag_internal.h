@@ -43,5 +43,14 @@ void	 diag_rr(struct gb_result *);
 void	 diag_udp(struct gb_result *);
 void	 diag_irq_legacy(struct gb_result *, const struct gb_side *,
 	    const char *side);
+/*
+ * diag_profile.c: --profile's findings.  An end that spends 25 % or
+ * more of its busy samples copying data (is_tx: the sender); and the
+ * clause diag_coalescing() adds when a driver interrupt handler is among
+ * the profile's top 3 (0: none).
+ */
+void	 diag_profile_copy(struct gb_result *, const struct gb_side *,
+	    const char *side, int is_tx);
+int	 diag_profile_handler(const struct gb_side *, char *buf, size_t len);
 
 #endif /* GB_DIAG_INTERNAL_H */

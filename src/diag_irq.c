@@ -178,6 +178,7 @@ diag_coalescing(struct gb_result *r, const struct gb_side *s,
 	uint64_t			 pkts;
 	char				 name[GB_IFNAME_LEN + 16];
 	char				 counts[DIAG_TOKLEN] = "";
+	char				 handler[GB_PROFILE_NAME_LEN + 96] = "";
 
 	if (!s->has || !f->has_irq_per_packet ||
 	    !(f->irq_per_packet >= DIAG_IRQ_PER_PACKET))
@@ -186,9 +187,11 @@ diag_coalescing(struct gb_result *r, const struct gb_side *s,
 	if (f->has_interrupts && f->has_counters && pkts > 0)
 		snprintf(counts, sizeof(counts), " (%" PRIu64 " for %" PRIu64
 		    " packets)", f->interrupts, pkts);
+	diag_profile_handler(s, handler, sizeof(handler));
 	diag_add(r, "no_coalescing", side, "%s takes %.2f interrupts per "
-	    "packet%s: no interrupt coalescing (ethtool -C)",
-	    diag_ifname(name, sizeof(name), s), f->irq_per_packet, counts);
+	    "packet%s: no interrupt coalescing (ethtool -C)%s",
+	    diag_ifname(name, sizeof(name), s), f->irq_per_packet, counts,
+	    handler);
 }
 
 void

@@ -37,6 +37,7 @@ static const char opts_short[] =
 static const struct option opts_long[] = {
 	{ "affinity",	required_argument,	NULL,	'A' },
 	{ "allow-mtu",	no_argument,		NULL,	OPT_ALLOW_MTU },
+	{ "allow-profile", no_argument,		NULL,	OPT_ALLOW_PROFILE },
 	{ "allow-reverse", no_argument,		NULL,	OPT_ALLOW_REVERSE },
 	{ "bidir",	no_argument,		NULL,	OPT_BIDIR },
 	{ "bind",	required_argument,	NULL,	'B' },
@@ -100,6 +101,7 @@ static const struct option opts_long[] = {
 	{ "sink",	no_argument,		NULL,	's' },
 	{ "skip-rx-copy", no_argument,		NULL,	OPT_SKIP_RX_COPY },
 	{ "sndbuf",	required_argument,	NULL,	OPT_SNDBUF },
+	{ "profile",	no_argument,		NULL,	OPT_PROFILE },
 	{ "splice",	no_argument,		NULL,	OPT_SPLICE },
 	{ "sweep",	required_argument,	NULL,	OPT_SWEEP },
 	{ "time",	required_argument,	NULL,	'T' },
@@ -289,7 +291,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
 		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
-		OPT_RR_TIMEOUT, OPT_BIDIR,
+		OPT_RR_TIMEOUT, OPT_BIDIR, OPT_PROFILE,
 	};
 	size_t i, len = strlen(st->client_only);
 
@@ -396,7 +398,10 @@ opts_unknown(struct opts_state *st)
 	return opts_error(st, "unknown option: %s", name);
 }
 
-/* The flags of the data path: -u and its offloads, -Z and the rest; -1 else. */
+/*
+ * The flags of the test and its data path: -u and its offloads, -Z and the
+ * rest, --capture, --profile, --force-bufs; -1 else.
+ */
 static int
 opts_data_flag(struct gb_opts *o, struct opts_state *st, int ch)
 {
@@ -405,6 +410,15 @@ opts_data_flag(struct gb_opts *o, struct opts_state *st, int ch)
 	switch (ch) {
 	case 'u':
 		p->udp = 1;
+		return 0;
+	case OPT_CAPTURE:
+		p->capture = 1;
+		return 0;
+	case OPT_PROFILE:
+		p->profile = 1;
+		return 0;
+	case OPT_FORCE_BUFS:
+		p->force_bufs = 1;
 		return 0;
 	case OPT_GSO:
 		p->gso = 1;
@@ -475,9 +489,6 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case 'v':
 		o->verbose++;
 		break;
-	case OPT_CAPTURE:
-		o->params.capture = 1;
-		break;
 	case OPT_NO_PROGRESS:
 		o->no_progress = 1;
 		break;
@@ -493,14 +504,14 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_BIDIR:
 		o->params.bidir = 1;
 		break;
-	case OPT_FORCE_BUFS:
-		o->params.force_bufs = 1;
-		break;
 	case OPT_ALLOW_MTU:
 		o->allow_mtu = 1;
 		break;
 	case OPT_ALLOW_REVERSE:
 		o->allow_reverse = 1;
+		break;
+	case OPT_ALLOW_PROFILE:
+		o->allow_profile = 1;
 		break;
 	case OPT_RESTORE:
 		st->restore = 1;

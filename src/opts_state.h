@@ -52,6 +52,8 @@ enum {
 	OPT_TIMESTAMPS,
 	OPT_BIND_DEV,
 	OPT_CPORT,
+	OPT_PROFILE,
+	OPT_ALLOW_PROFILE,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "out/capture_text.h"
+#include "out/profile_text.h"
 #include "out/context_text.h"
 #include "base/bidir.h"
 #include "base/datapath.h"
@@ -384,6 +385,7 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	}
 	if (s->capture.has)
 		capture_text(fp, &s->capture, report_side_prefix(is_tx));
+	profile_text(fp, &s->profile, report_side_prefix(is_tx));
 	report_warning_lines(fp, s, is_tx);
 }
 

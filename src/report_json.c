@@ -32,7 +32,7 @@ report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
 	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o, s:s, s:o,"
-	    " s:o, s:o, s:f, s:b, s:b}",
+	    " s:o, s:o, s:f, s:b, s:b, s:b}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", member_jint(p->nbuf),
@@ -57,7 +57,8 @@ report_params_json(const struct gb_params *p)
 	    "batch", member_uint_or_null(p->udp, p->batch != 0 ? p->batch :
 	    GB_DEFAULT_BATCH),
 	    "omit_s", p->omit_ms / 1000.0,
-	    "rr", p->rr != 0, "bidir", p->bidir != 0);
+	    "rr", p->rr != 0, "bidir", p->bidir != 0,
+	    "profile", p->profile != 0);
 }
 
 static json_t *

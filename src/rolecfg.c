@@ -128,4 +128,5 @@ rolecfg_server(struct server_config *sc, const struct gb_opts *o,
 	sc->once = o->once;
 	sc->allow_reverse = o->allow_reverse;
 	sc->allow_mtu = o->allow_mtu;
+	sc->allow_profile = o->allow_profile;
 }

@@ -143,11 +143,12 @@ server_hello_line(const struct server *s)
 	sock_endpoints(s->lfd, &e);
 	bounds_text(s->lim, lim, sizeof(lim));
 	snprintf(msg, sizeof(msg), "listening on %s (TCP; UDP tests on the "
-	    "same port); reverse tests %s, MTU changes %s, key %s; %s",
-	    e.local[0] != '\0' ? e.local : "?",
+	    "same port); reverse tests %s, MTU changes %s, profiles %s, key "
+	    "%s; %s", e.local[0] != '\0' ? e.local : "?",
 	    cfg->allow_reverse ? "allowed" : cfg->role.psk != NULL ?
 	    "with the key" : "refused", cfg->allow_mtu ? "allowed" :
-	    "refused", cfg->role.psk != NULL ? "required" : "none", lim);
+	    "refused", cfg->allow_profile ? "allowed" : "refused",
+	    cfg->role.psk != NULL ? "required" : "none", lim);
 	role_info(&cfg->role, NULL, msg);
 }
 

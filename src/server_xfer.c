@@ -110,6 +110,7 @@ session_start(struct session *ss)
 		.roots = s->cfg->role.roots, .ifname = s->cfg->role.iface,
 		.port = s->cfg->role.port,
 		.silent_ms = s->lim->silent_ms,
+		.profile_refused = !s->cfg->allow_profile,
 		/* Whatever the client does, its test ends by these. */
 		.deadline_ms = bounds_deadline_ms(s->lim, &ss->p),
 		.stream_cap = bounds_stream_cap(&ss->p),

@@ -11,6 +11,7 @@
 #include "codec/capture_json.h"
 #include "codec/context_json.h"
 #include "codec/member.h"
+#include "codec/profile_json.h"
 #include "codec/side.h"
 #include "side_detail.h"
 
@@ -219,6 +220,9 @@ side_detail_json(json_t *o, const struct gb_side *s)
 	    set_new(o, "context", s->context.has ? context_json(&s->context) :
 	    json_null()) == -1 ||
 	    set_new(o, "capture", capture_json(&s->capture)) == -1 ||
+	    set_new(o, "profile", profile_json(&s->profile)) == -1 ||
+	    set_new(o, "profile_missing", profile_missing_json(&s->profile)) ==
+	    -1 ||
 	    set_new(o, "data_path", json_string(datapath_name(s->data_path))) ==
 	    -1 ||
 	    set_new(o, "zerocopy", zerocopy(&s->zerocopy)) == -1 ||

@@ -17,6 +17,7 @@
 #include "codec/capture_json.h"
 #include "codec/context_json.h"
 #include "codec/member.h"
+#include "codec/profile_json.h"
 #include "side_detail.h"
 #include "side_member.h"
 
@@ -438,6 +439,7 @@ path_details(struct side_in *in, const json_t *j, struct gb_side *s)
 int
 side_in_detail(struct side_in *in, const json_t *j, struct gb_side *s)
 {
+	char sub[GB_ERR_LEN];
 	int rc;
 
 	if (tcp_details(in, j, &s->tcp) == -1 ||
@@ -452,5 +454,11 @@ side_in_detail(struct side_in *in, const json_t *j, struct gb_side *s)
 	    &s->capture)) == -1)
 		return -1;
 	s->capture.has = rc;
+	if (profile_from_json(json_object_get(j, "profile"),
+	    json_object_get(j, "profile_missing"), &s->profile, sub,
+	    sizeof(sub)) == -1) {
+		snprintf(in->err, in->errlen, "%s", sub);
+		return -1;
+	}
 	return path_details(in, j, s);
 }

@@ -29,9 +29,9 @@
 static int	 table_axis_width(const struct sweep *, unsigned,
 		    const struct table_point *, unsigned);
 static void	 table_header(FILE *, const struct sweep *, const int *,
-		    const struct table_point *, char, int);
-static void	 table_row(FILE *, const struct sweep *, const int *,
 		    const struct table_point *, char, int, int);
+static void	 table_row(FILE *, const struct sweep *, const int *,
+		    const struct table_point *, char, int, int, int);
 static const char *table_real(char *, size_t, const struct stats *,
 		     const char *);
 static void	 table_label(char *, size_t, const struct sweep *, unsigned);
@@ -52,6 +52,8 @@ table_acc_init(struct table_acc *a)
 	stats_init(&a->cpu_rx);
 	stats_init(&a->irq_tx);
 	stats_init(&a->irq_rx);
+	stats_init(&a->copy_tx);
+	stats_init(&a->copy_rx);
 	stats_init(&a->rx_pps);
 	stats_init(&a->lost_pct);
 	stats_init(&a->trans_s);
@@ -120,6 +122,12 @@ table_acc_add(struct table_acc *a, const struct gb_result *r)
 		stats_add(&a->irq_rx, rx->iface.irq_per_packet);
 	if (tx->has && tx->tcp.has)
 		a->retransmits += tx->tcp.retransmits;
+	if (tx->has && tx->profile.has)
+		stats_add(&a->copy_tx, profile_share(&tx->profile,
+		    tx->profile.cat[GB_CAT_COPY]));
+	if (rx->has && rx->profile.has)
+		stats_add(&a->copy_rx, profile_share(&rx->profile,
+		    rx->profile.cat[GB_CAT_COPY]));
 	if (r->params.bidir)
 		table_acc_bidir(a, r);
 	if (r->params.rr)
@@ -155,6 +163,8 @@ table_point_finish(const struct table_acc *a, unsigned point, double level,
 	stats_summary(&a->cpu_rx, level, &p->cpu_rx);
 	stats_summary(&a->irq_tx, level, &p->irq_tx);
 	stats_summary(&a->irq_rx, level, &p->irq_rx);
+	stats_summary(&a->copy_tx, level, &p->copy_tx);
+	stats_summary(&a->copy_rx, level, &p->copy_rx);
 	stats_summary(&a->rx_pps, level, &p->rx_pps);
 	stats_summary(&a->lost_pct, level, &p->lost_pct);
 	p->rr = a->rr;
@@ -196,7 +206,7 @@ table_axis_width(const struct sweep *s, unsigned axis,
 
 static void
 table_header(FILE *fp, const struct sweep *s, const int *width,
-    const struct table_point *first, char unit, int fail)
+    const struct table_point *first, char unit, int fail, int prof)
 {
 	char		 rate[TABLE_CELL_LEN];
 	const char	*label;
@@ -227,6 +237,8 @@ table_header(FILE *fp, const struct sweep *s, const int *width,
 		fprintf(fp, "%11s%8s", "kpps-RX", "loss%");
 	else
 		fprintf(fp, "%8s", "retrans");
+	if (prof)
+		fprintf(fp, "%8s%8s", "copy%TX", "copy%RX");
 	fprintf(fp, "%5s%s\n", "warn", fail ? " fail" : "");
 }
 
@@ -290,7 +302,7 @@ table_rate(char *buf, size_t len, const struct stats *st, char unit)
 
 static void
 table_row(FILE *fp, const struct sweep *s, const int *width,
-    const struct table_point *p, char unit, int rr, int fail)
+    const struct table_point *p, char unit, int rr, int fail, int prof)
 {
 	char		 rate[TABLE_CELL_LEN], tx[TABLE_CELL_LEN];
 	char		 rx[TABLE_CELL_LEN], itx[TABLE_CELL_LEN];
@@ -322,6 +334,9 @@ table_row(FILE *fp, const struct sweep *s, const int *width,
 		    p->lost_pct.mean);
 	else
 		fprintf(fp, "%8" PRIu64, p->retransmits);
+	if (prof)
+		fprintf(fp, "%8s%8s", table_real(tx, sizeof(tx), &p->copy_tx,
+		    "%.1f"), table_real(rx, sizeof(rx), &p->copy_rx, "%.1f"));
 	fprintf(fp, "%5u", p->nwarnings);
 	if (fail)
 		fprintf(fp, "%5u", p->nfailed);
@@ -369,7 +384,7 @@ table_text(FILE *fp, const struct sweep *s, const struct table_point *pts,
 {
 	const struct table_point *first;
 	int		width[SWEEP_MAX_AXES];
-	int		fail = 0;
+	int		fail = 0, prof = 0;
 	unsigned	i, a;
 
 	if (npoints == 0)
@@ -381,12 +396,14 @@ table_text(FILE *fp, const struct sweep *s, const struct table_point *pts,
 	for (i = 0; i < npoints; i++) {
 		if (pts[i].nfailed > 0)
 			fail = 1;
+		if (pts[i].copy_tx.n > 0 || pts[i].copy_rx.n > 0)
+			prof = 1;
 		if (pts[i].rr && !first->rr)
 			first = &pts[i];
 	}
-	table_header(fp, s, width, first, unit, fail);
+	table_header(fp, s, width, first, unit, fail, prof);
 	for (i = 0; i < npoints; i++)
-		table_row(fp, s, width, &pts[i], unit, first->rr, fail);
+		table_row(fp, s, width, &pts[i], unit, first->rr, fail, prof);
 	for (i = 0; i < npoints; i++)
 		if (pts[i].ci_met == 0)
 			table_confidence(fp, s, &pts[i]);
@@ -459,7 +476,7 @@ static json_t *
 table_point_json(const struct sweep *s, const struct table_point *p)
 {
 	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-	    " s:o, s:I, s:I, s:o, s:o}",
+	    " s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
 	    "values", table_values_json(s, p->point),
 	    "runs", (json_int_t)p->nruns, "failed", (json_int_t)p->nfailed,
 	    "mbps", table_stats_json(&p->mbps),
@@ -471,6 +488,8 @@ table_point_json(const struct sweep *s, const struct table_point *p)
 	    "irq_rx", table_stats_json(&p->irq_rx),
 	    "rx_pps", table_stats_json(&p->rx_pps),
 	    "lost_pct", table_stats_json(&p->lost_pct),
+	    "copy_tx", table_stats_json(&p->copy_tx),
+	    "copy_rx", table_stats_json(&p->copy_rx),
 	    "retransmits", (json_int_t)p->retransmits,
 	    "warnings", (json_int_t)p->nwarnings,
 	    "confidence_met", p->ci_met < 0 ? json_null() :

@@ -88,6 +88,7 @@ xfer_measure_open(struct xfer_measure *m, const struct xfer_config *c,
 	m->p = p;
 	m->is_tx = c->is_tx;
 	m->roots = c->roots;
+	m->profile_refused = c->profile_refused;
 	if ((m->ifname_given = c->ifname != NULL))
 		snprintf(m->ifname, sizeof(m->ifname), "%s", c->ifname);
 	else if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
@@ -134,7 +135,10 @@ xfer_measure_before(struct xfer_measure *m, char *err, size_t errlen)
 	measure_udp(m, &m->udp_before, &m->drops_before);
 	hoststat_free(m->before);	/* --omit: taken again as it ends */
 	m->before = hoststat_take(m->roots, m->ifname, err, errlen);
-	return m->before != NULL ? 0 : -1;
+	if (m->before == NULL)
+		return -1;
+	xfer_profile_start(m);
+	return 0;
 }
 
 int
@@ -148,6 +152,7 @@ xfer_measure_after(struct xfer_measure *m)
 {
 	char err[GB_ERR_LEN];
 
+	xfer_profile_stop(m);
 	m->after = hoststat_take(m->roots, m->ifname, err, sizeof(err));
 	measure_udp(m, &m->udp_after, &m->drops_after);
 	if (m->capture != NULL) {
@@ -219,6 +224,7 @@ xfer_measure_side(const struct xfer_measure *m, struct gb_side *side)
 		    &side->iface, &side->cpu, &wall);
 	measure_per_segment(side, m->is_tx);
 	knobs_check(m->p, m->is_tx, side);
+	xfer_profile_side(m, side);
 }
 
 void
@@ -254,4 +260,5 @@ xfer_measure_free(struct xfer_measure *m)
 	hoststat_free(m->before);
 	hoststat_free(m->after);
 	m->before = m->after = NULL;
+	xfer_profile_free(m);
 }

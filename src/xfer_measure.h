@@ -16,6 +16,7 @@
 #include "base/result.h"
 #include "host/capture.h"
 #include "host/hoststat.h"
+#include "host/perfsample.h"
 #include "host/udpstat.h"
 #include "data/xfer.h"
 
@@ -44,6 +45,12 @@ struct xfer_measure {
 	/* -u: the kernel's UDP and interface drop counters. */
 	struct udpstat		 udp_before, udp_after;
 	struct ifdrops		 drops_before, drops_after;
+	/* --profile: the sampler while the transfer runs, its counts. */
+	int			 profile_refused;
+	struct perfsample	*sampler;
+	struct perfsample_counts profile_counts;
+	int			 profiled;	/* the counts are in */
+	struct gb_profile	 profile;
 };
 
 /*
@@ -78,5 +85,15 @@ void	xfer_measure_side(const struct xfer_measure *, struct gb_side *);
  */
 void	xfer_measure_warn(const struct xfer_measure *, struct gb_side *);
 void	xfer_measure_free(struct xfer_measure *);
+
+/*
+ * --profile (xfer_profile.c), called by the above: the sampler starts at
+ * the end of xfer_measure_before() and stops at the start of
+ * xfer_measure_after(); xfer_measure_side() makes the profile.
+ */
+void	xfer_profile_start(struct xfer_measure *);
+void	xfer_profile_stop(struct xfer_measure *);
+void	xfer_profile_side(const struct xfer_measure *, struct gb_side *);
+void	xfer_profile_free(struct xfer_measure *);
 
 #endif /* GB_XFER_MEASURE_H */

@@ -28,7 +28,8 @@
 	p "rcvbuf_requested," p "rcvbuf_actual," p "retransmits,"	\
 	p "rtt_us," p "cwnd," p "mss," p "data_segs_out," p "data_segs_in," \
 	p "mtu," p "warnings," p "sndbuf_final," p "sndbuf_peak,"	\
-	p "rcvbuf_final," p "rcvbuf_peak,"
+	p "rcvbuf_final," p "rcvbuf_peak," p "profile_copy_pct,"		\
+	p "profile_top," p "profile_top_pct,"
 
 #define PARAM_COLS							\
 	"direction,buflen,nbuf,duration_s,streams,sndbuf,rcvbuf,mss,"	\
@@ -239,10 +240,10 @@ test_row_full(void **state)
 	    /* 7 udp_ and 17 rr columns: empty */
 	    "1175000000,10,940.1,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "40500,811000,0.05,0.25,1000,2000,,16384,262144,524288,3,210,10,"
-	    "8948,811000,5,9000,1,16384,16384,,,"
+	    "8948,811000,5,9000,1,16384,16384,,,,,,"
 	    "1175000000,10,940,20.5,0.5,20,4,0.2,2.6,0.2,1,31,eth0,40550,"
 	    "811000,40500,0.05,0.25,1000,2000,,16384,262144,524288,0,210,10,"
-	    "8948,0,811000,9000,0,16384,16384,6291456,8388608,"
+	    "8948,0,811000,9000,0,16384,16384,6291456,8388608,,,,"
 	    "cpu_bound;window_limited,,2026-12-02T07:30:00.500000Z,"
 	    "198.18.0.2,mtu sweep\r\n";
 	struct sweep		 s;
@@ -375,7 +376,7 @@ test_row_failed(void **state)
 	snprintf(want, sizeof(want), "0,4,1500,client_sends,131072,0,10.000,"
 	    "1,0,0,0,0,1500,,tcp,,,,,,0%.*s\"connect to 10.0.0.2 port 5001: "
 	    "refused, \"\"peer\"\" said\r\nno\",2026-12-02T08:00:00.000250Z,"
-	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 21 + 6 + 2 * 36 + 1 + 1,
+	    "h.example,\"run, \"\"b\"\"\"\r\n", 11 + 21 + 6 + 2 * 39 + 1 + 1,
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 	    ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,");

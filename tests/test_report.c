@@ -987,7 +987,8 @@ test_json_params(void **state)
 	assert_true(json_real_value(json_object_get(j, "omit_s")) == 0);
 	assert_true(json_is_false(json_object_get(j, "rr")));
 	assert_true(json_is_false(json_object_get(j, "bidir")));
-	assert_int_equal(json_object_size(j), 27);
+	assert_true(json_is_false(json_object_get(j, "profile")));
+	assert_int_equal(json_object_size(j), 28);
 	json_decref(j);
 	/* -u: the protocol, the rate asked and the batch in use. */
 	p.udp = 1;

@@ -283,8 +283,11 @@ test_json(void **state)
 	assert_int_equal(json_array_size(a), 4);
 
 	p = json_array_get(a, 0);
-	assert_int_equal(json_object_size(p), 15);
+	assert_int_equal(json_object_size(p), 17);
 	assert_true(json_is_null(json_object_get(p, "rr")));
+	/* No --profile: no copy shares. */
+	assert_true(json_is_null(json_object_get(p, "copy_tx")));
+	assert_true(json_is_null(json_object_get(p, "copy_rx")));
 	assert_true(json_is_null(json_object_get(p, "mbps_reverse")));
 	v = json_object_get(p, "values");
 	assert_int_equal(json_object_size(v), 2);

@@ -14,19 +14,19 @@
 # After merge (the first word), merge's options, --figure's names and
 # *.json files.
 
-_gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R
--r -S -s -T -t -u -V -v -w -Z
---affinity --allow-mtu --allow-reverse --batch --bidir --bind --bind-dev
---buffer --capture --confidence --congestion --count --cport --crr --csv
---force-bufs --format --fq-rate --gro --gso --handshake-timeout --help
---interface --interval --ipv4 --ipv6 --json --json-stream --length
---link-rate --max-bytes --max-duration --max-length --max-pending
---max-pending-source --max-rate --max-sockbuf --max-streams --mss --mtu
---no-progress --nodelay --omit --once --parallel --plot --port --psk --quiet
---rate --rcvbuf --receive --repeat --request-size --response-size --restore
---rr --rr-burst --rr-timeout --sendfile --server --silent-timeout --sink
---skip-rx-copy --sndbuf --splice --sweep --time --timestamps --title --tos
---transmit --ttcp --udp --verbose --version --window --zerocopy"
+_gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R -r
+-S -s -T -t -u -V -v -w -Z --affinity --allow-mtu --allow-profile
+--allow-reverse --batch --bidir --bind --bind-dev --buffer --capture
+--confidence --congestion --count --cport --crr --csv --force-bufs --format
+--fq-rate --gro --gso --handshake-timeout --help --interface --interval --ipv4
+--ipv6 --json --json-stream --length --link-rate --max-bytes --max-duration
+--max-length --max-pending --max-pending-source --max-rate --max-sockbuf
+--max-streams --mss --mtu --no-progress --nodelay --omit --once --parallel
+--plot --port --profile --psk --quiet --rate --rcvbuf --receive --repeat
+--request-size --response-size --restore --rr --rr-burst --rr-timeout
+--sendfile --server --silent-timeout --sink --skip-rx-copy --sndbuf --splice
+--sweep --time --timestamps --title --tos --transmit --ttcp --udp --verbose
+--version --window --zerocopy"
 
 # -f: bits (k m g) or bytes (K M G) a second, in both modes.
 _gigebench_units="k m g K M G"

@@ -131,6 +131,7 @@ struct gb_params {
 	uint32_t	interval_ms;	/* -i: 0 = no interval reports */
 	int		force_bufs;	/* --force-bufs: SO_*BUFFORCE (root) */
 	int		capture;	/* --capture: libpcap on both ends */
+	int		profile;	/* --profile: perf samples, both ends */
 	uint64_t	link_mbps;	/* --link-rate: 0 = from the interface */
 	uint32_t	mtu;		/* --mtu: both ends' MTU, 0 = unchanged */
 	char		cc[16];		/* -C: TCP_CONGESTION, "" = default */

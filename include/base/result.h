@@ -14,6 +14,7 @@
 #include "base/lathist.h"
 
 #include "base/params.h"
+#include "base/profile.h"
 
 #define GB_IFNAME_LEN	32	/* > IFNAMSIZ, so any name fits */
 #define GB_IRQLIST_LEN	128	/* "41" or "24,25,26,...", truncated with "..." */
@@ -292,6 +293,7 @@ struct gb_side {
 	uint64_t		fq_rate;	/* ... read back, bytes/s */
 	struct gb_udp		udp;
 	struct gb_rr		rr;
+	struct gb_profile	profile;	/* --profile */
 	unsigned		nstreams;	/* <= GB_MAX_STREAMS */
 	struct gb_stream	streams[GB_MAX_STREAMS];
 };

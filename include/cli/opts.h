@@ -49,6 +49,7 @@ struct gb_opts {
 	char			 warning[160];
 	int			allow_mtu;	/* --allow-mtu (listener) */
 	int			allow_reverse;	/* --allow-reverse (listener) */
+	int			allow_profile;	/* --allow-profile (listener) */
 	const char		*psk_file;	/* --psk, both roles */
 	unsigned		repeat;		/* --repeat: runs per point */
 	double			conf_level;	/* --confidence: 0.95, 0 = off */

@@ -45,6 +45,11 @@ struct xfer_config {
 	const uint8_t		*dg_token;
 	/* --crr, the connecting side (else NULL): kept until xfer_free. */
 	const struct xfer_crr	*crr;
+	/*
+	 * --profile asked of a listener not started with --allow-profile:
+	 * this end's profile is null, with the reason.
+	 */
+	int			 profile_refused;
 	/* A peer silent this long ends the test (SO_RCVTIMEO, ...). */
 	uint32_t		 silent_ms;
 	/*
@@ -82,7 +87,8 @@ int		 xfer_failed(const struct xfer *, char *why, size_t len);
 /* Stop now (peer lost, signal): unblocks every stream. */
 void		 xfer_abort(struct xfer *, const char *why);
 /*
- * After done_cb: fill side and copy intervals into result.  Returns -1
+ * After done_cb: fill side and copy intervals into result (--bidir's
+ * half going back: into its reverse intervals).  Returns -1
  * with the first stream's error (or the abort reason) in err.
  */
 int		 xfer_finish(struct xfer *, struct gb_side *,

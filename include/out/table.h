@@ -29,6 +29,8 @@ struct table_acc {
 	/* --bidir runs: the reverse direction's delivered rate. */
 	int			bidir;
 	struct stats_acc	rev_mbps;
+	/* --profile: each end's copy share of its busy samples. */
+	struct stats_acc	copy_tx, copy_rx;
 	uint64_t		retransmits;
 	unsigned		nwarnings;
 };
@@ -46,6 +48,7 @@ struct table_point {
 	struct stats	irq_trans_tx, irq_trans_rx;	/* --rr */
 	int		bidir;		/* some run was a --bidir test */
 	struct stats	rev_mbps;	/* --bidir: the reverse direction */
+	struct stats	copy_tx, copy_rx;	/* --profile: copy % */
 	uint64_t	retransmits;	/* summed over the runs, both ways */
 	unsigned	nwarnings;	/* summed over both ends and runs */
 	int		ci_met;		/* --confidence: -1 not asked, 0, 1 */
@@ -66,7 +69,8 @@ const struct stats *table_point_rate(const struct table_point *);
 /*
  * One row per point: the swept values, Mbps mean +- CI half width (in the
  * -f unit; --bidir: the reverse direction's too), %TX, %RX, irq/pkt each
- * end, retransmits (-u: kpps received and loss %), warnings; for --rr
+ * end, retransmits (-u: kpps received and loss %), with --profile each
+ * end's copy share of its busy samples, warnings; for --rr
  * points, trans/s +- CI, P50 and P99
  * in us, %TX, %RX, irq/trans each end, warnings; and a line
  * per point whose --confidence width was not reached.
@@ -75,7 +79,7 @@ void	table_text(FILE *, const struct sweep *, const struct table_point *,
 	    unsigned npoints, char unit);
 /* [{values: {param: value}, runs, failed, mbps: {n, mean, sd, min, max,
  *   ci_lo, ci_hi, level}, mbps_reverse: null or the same (--bidir),
- *   cpu_tx, cpu_rx, irq_tx, irq_rx, rx_pps,
+ *   cpu_tx, cpu_rx, irq_tx, irq_rx, rx_pps, copy_tx, copy_rx,
  *   lost_pct, retransmits, warnings, confidence_met, rr: null or
  *   {trans_per_s, p50_us, p99_us, irq_per_trans_tx, irq_per_trans_rx}}]
  */

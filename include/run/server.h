@@ -18,6 +18,7 @@ struct server_config {
 	struct role_config	 role;	/* address, bounds, keys, output */
 	int			 once;		/* end after one test */
 	int			 allow_reverse;	/* transmit to clients */
+	int			 allow_profile;	/* --profile on this end */
 	int			 allow_mtu;	/* set the MTU clients ask */
 	/* Called with each completed test's figures, both sides. */
 	void			(*report_cb)(const struct gb_result *, void *);
