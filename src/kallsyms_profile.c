@@ -5,13 +5,12 @@
  * functions summed over their addresses, the processes over their
  * samples, the top GB_PROFILE_TOP of both.
  *
- * The split (idle, kernel, user) is the sampler's; the categories add
- * up to its busy samples whatever the addresses found: a kernel sample
- * at no symbol is "unknown" and counted as GB_CAT_KERNEL.  Should the
- * addresses or processes count more samples than the split says (a
- * sampler that lost count), the split is raised to them, so that the
- * sums hold.  Pure: no I/O, and out of memory only the kernel
- * functions drop out of the top.
+ * The split (idle, kernel, user) is the sampler's, whose addresses add
+ * up to its kernel samples and whose processes (one entry a name) to
+ * its user ones; a kernel sample at no symbol is "unknown" and counted
+ * as GB_CAT_KERNEL, so the categories add up to the busy samples.
+ * Pure: no I/O, and out of memory only the kernel functions drop out of
+ * the top.
  */
 
 #include <stdint.h>
@@ -122,15 +121,13 @@ profile_kernel(struct gb_profile *p, const struct perfsample_counts *c,
 {
 	struct profile_hit	*hits = NULL;
 	const struct ksym	*s;
-	uint64_t		 sum = 0, v;
+	uint64_t		 v;
 	size_t			 i, n = 0;
 
-	if (c->nips > 0 && c->ips != NULL)
+	if (c->nips > 0)
 		hits = malloc(c->nips * sizeof(*hits));
-	for (i = 0; c->ips != NULL && i < c->nips; i++) {
-		if ((v = c->ips[i].n) == 0)
-			continue;
-		sum += v;
+	for (i = 0; i < c->nips; i++) {
+		v = c->ips[i].n;
 		if ((s = kallsyms_find(ks, c->ips[i].ip)) == NULL)
 			p->unknown += v;
 		else if (hits == NULL)	/* no memory: no functions */
@@ -143,46 +140,27 @@ profile_kernel(struct gb_profile *p, const struct perfsample_counts *c,
 	if (hits != NULL)
 		profile_functions(p, hits, n, driver);
 	free(hits);
-	if (sum < p->kernel)
-		p->unknown += p->kernel - sum;
-	else
-		p->kernel = sum;
 	p->cat[GB_CAT_KERNEL] += p->unknown;
 }
 
-/* The processes, summed by name (the sampler's are by name already). */
+/* The processes, one entry a name (the sampler merged them). */
 static void
 profile_user(struct gb_profile *p, const struct perfsample_counts *c)
 {
 	const struct perfsample_comm	*cm;
 	struct gb_prof_fn		 fn;
-	uint64_t			 sum = 0;
-	size_t				 i, j, len;
+	size_t				 i;
 
-	for (i = 0; c->comms != NULL && i < c->ncomms; i++) {
+	for (i = 0; i < c->ncomms; i++) {
 		cm = &c->comms[i];
-		len = strnlen(cm->comm, sizeof(cm->comm));
-		for (j = 0; j < i; j++)
-			if (strncmp(c->comms[j].comm, cm->comm,
-			    sizeof(cm->comm)) == 0)
-				break;
-		if (j < i)
-			continue;	/* counted with the first */
 		memset(&fn, 0, sizeof(fn));
-		for (j = i; j < c->ncomms; j++)
-			if (strncmp(c->comms[j].comm, cm->comm,
-			    sizeof(cm->comm)) == 0)
-				fn.samples += c->comms[j].n;
-		if (fn.samples == 0)
-			continue;
-		sum += fn.samples;
-		profile_copy(fn.name, sizeof(fn.name), cm->comm, len);
+		fn.samples = cm->n;
+		profile_copy(fn.name, sizeof(fn.name), cm->comm,
+		    strnlen(cm->comm, sizeof(cm->comm)));
 		fn.user = 1;
 		fn.cat = GB_CAT_USER;
 		profile_top_add(p, &fn);
 	}
-	if (sum > p->user)
-		p->user = sum;
 	p->cat[GB_CAT_USER] = p->user;
 }
 

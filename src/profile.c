@@ -299,10 +299,20 @@ profile_cat_of(const char *sym, const char *module, const char *driver)
 	return GB_CAT_KERNEL;
 }
 
+static double
+profile_pct(uint64_t part, uint64_t all)
+{
+	return all > 0 ? 100.0 * (double)part / (double)all : 0;
+}
+
 double
 profile_share(const struct gb_profile *p, uint64_t samples)
 {
-	uint64_t busy = p->kernel + p->user;
+	return profile_pct(samples, p->kernel + p->user);
+}
 
-	return busy > 0 ? 100.0 * (double)samples / (double)busy : 0;
+double
+profile_split(const struct gb_profile *p, uint64_t samples)
+{
+	return profile_pct(samples, p->samples);
 }

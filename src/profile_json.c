@@ -55,12 +55,6 @@ profile_top_json(const struct gb_profile *p)
 	return a;
 }
 
-static double
-profile_pct(uint64_t part, uint64_t all)
-{
-	return all > 0 ? 100.0 * (double)part / (double)all : 0;
-}
-
 json_t *
 profile_json(const struct gb_profile *p)
 {
@@ -72,9 +66,9 @@ profile_json(const struct gb_profile *p)
 	    "ncpus", (json_int_t)p->ncpus, "seconds", p->seconds,
 	    "samples", member_jint(p->samples), "idle", member_jint(p->idle),
 	    "kernel", member_jint(p->kernel), "user", member_jint(p->user),
-	    "idle_pct", profile_pct(p->idle, p->samples),
-	    "kernel_pct", profile_pct(p->kernel, p->samples),
-	    "user_pct", profile_pct(p->user, p->samples),
+	    "idle_pct", profile_split(p, p->idle),
+	    "kernel_pct", profile_split(p, p->kernel),
+	    "user_pct", profile_split(p, p->user),
 	    "lost", member_jint(p->lost), "unknown", member_jint(p->unknown),
 	    "driver", p->driver[0] != '\0' ? p->driver : NULL,
 	    "categories", profile_cats_json(p), "top", profile_top_json(p),

@@ -15,12 +15,6 @@
 
 #include "out/profile_text.h"
 
-static double
-pct_of(uint64_t part, uint64_t all)
-{
-	return all > 0 ? 100.0 * (double)part / (double)all : 0;
-}
-
 static void
 profile_text_split(FILE *fp, const struct gb_profile *p, const char *pre)
 {
@@ -30,8 +24,8 @@ profile_text_split(FILE *fp, const struct gb_profile *p, const char *pre)
 	    "idle %.1f %%, kernel %.1f %%, user %.1f %%; of the busy samples:",
 	    pre, p->event, p->hz, p->ncpus, p->ncpus == 1 ? "" : "s",
 	    (unsigned long long)p->samples, (unsigned long long)p->lost,
-	    pct_of(p->idle, p->samples), pct_of(p->kernel, p->samples),
-	    pct_of(p->user, p->samples));
+	    profile_split(p, p->idle), profile_split(p, p->kernel),
+	    profile_split(p, p->user));
 	for (i = 0; i < GB_NCAT; i++) {
 		fprintf(fp, "%s %s %.1f %%", i > 0 ? "," : "",
 		    profile_cat_name(i), profile_share(p, p->cat[i]));

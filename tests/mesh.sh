@@ -38,7 +38,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 GB=${GIGEBENCH:-$top/build/gigebench}
 . "$here/lib/tally.sh"
-. "$here/lib/skip.sh"
+. "$here/lib/netns.sh"	# skip.sh, netns_remove
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip_or_fail "network namespaces and sshd need root"
@@ -67,22 +67,12 @@ ns() { echo "gbm-h$1-$id"; }
 
 cleanup()
 {
-	local n pids
+	local n
 	[ -z "$blocker" ] || kill "$blocker" 2>/dev/null
-	for n in $HOSTS ctl; do
-		if [ "$n" = ctl ]; then n=$ctl; else n=$(ns "$n"); fi
-		[ -e "/run/netns/$n" ] || continue
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			pids=$(ip netns pids "$n" 2>/dev/null) || pids=
-			[ -n "$pids" ] || break
-			# shellcheck disable=SC2086
-			kill $pids 2>/dev/null
-			sleep 0.1
-		done
-		# shellcheck disable=SC2086
-		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
-		ip netns del "$n" 2>/dev/null
+	for n in $HOSTS; do
+		netns_remove "$(ns "$n")"
 	done
+	netns_remove "$ctl"
 	[ -z "$made_run_sshd" ] || rmdir /run/sshd 2>/dev/null
 	# MESH_LOGS=DIR keeps the plays' logs and the results there.
 	[ -z "${MESH_LOGS:-}" ] || cp -r "$tmp"/*.log "$tmp/results" \

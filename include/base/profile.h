@@ -83,5 +83,7 @@ int		 profile_cat_of(const char *sym, const char *module,
 		    const char *driver);
 /* samples as a percentage of p's busy samples; 0 when none. */
 double		 profile_share(const struct gb_profile *p, uint64_t samples);
+/* The same of all its samples (the idle/kernel/user split). */
+double		 profile_split(const struct gb_profile *p, uint64_t samples);
 
 #endif /* GB_PROFILE_H */

@@ -290,23 +290,30 @@ netns_exec() {
 # then deletes them, and with them the veth pair and its qdiscs.
 # Idempotent; never fails, so that it is safe in any trap.
 netns_cleanup() {
-	local ns pids
+	local ns
 	for ns in "${NS_A:-}" "${NS_B:-}"; do
-		if [ -z "$ns" ] || [ ! -e "/run/netns/$ns" ]; then
-			continue
-		fi
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			pids=$(ip netns pids "$ns" 2>/dev/null) || pids=""
-			[ -n "$pids" ] || break
-			# shellcheck disable=SC2086
-			kill $pids 2>/dev/null || true
-			sleep 0.1
-		done
-		if [ -n "$pids" ]; then
-			# shellcheck disable=SC2086
-			kill -KILL $pids 2>/dev/null || true
-		fi
-		ip netns del "$ns" 2>/dev/null || true
+		[ -z "$ns" ] || netns_remove "$ns"
 	done
+	return 0
+}
+
+# netns_remove NS: ends the processes in namespace NS (TERM, then KILL
+# after a second) and deletes it; nothing when there is no NS.  Never
+# fails (tests/mesh.sh removes its fleet's namespaces with it too).
+netns_remove() {
+	local pids
+	[ -e "/run/netns/$1" ] || return 0
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		pids=$(ip netns pids "$1" 2>/dev/null) || pids=""
+		[ -n "$pids" ] || break
+		# shellcheck disable=SC2086
+		kill $pids 2>/dev/null || true
+		sleep 0.1
+	done
+	if [ -n "$pids" ]; then
+		# shellcheck disable=SC2086
+		kill -KILL $pids 2>/dev/null || true
+	fi
+	ip netns del "$1" 2>/dev/null || true
 	return 0
 }
