@@ -20,8 +20,9 @@
 #     of the bed's own round trip;
 #  3. the kernel's own round-trip time of gigebench's connection
 #     (TCP_INFO's smoothed RTT on the asking end, the JSON's
-#     sender.tcp.rtt_us) is within 0.5x-2x of gigebench's P50, again the
-#     lowest of each over the rounds: with TCP_NODELAY each request's ACK
+#     sender.tcp.rtt_us) is within 0.5x-2x of gigebench's P50, the
+#     median over the rounds of each round's ratio (a round's rtt and
+#     P50 saw the same disturbance): with TCP_NODELAY each request's ACK
 #     rides on its answer, so the kernel times the same exchange from the
 #     segment sent to its ACK processed, without the system calls and the
 #     wake-up of the asking thread that gigebench's clock includes;
@@ -156,9 +157,15 @@ def main(tmp, rounds):
            best(g), best(s), 0.5, 2)
     rtts = [r for r in g if r["rtt"]]
     if rtts:
-        within("TCP_INFO rtt of the connection over gigebench's P50 "
-               "(each one's best round, us)", min(r["rtt"] for r in rtts),
-               best(rtts), 0.5, 2)
+        # One round's rtt against the same round's P50: the smoothed RTT
+        # and the P50 of a disturbed round move apart, and the lowest of
+        # each taken from different rounds compared a quiet moment of one
+        # with a quiet moment of the other (13 us over 26.1 us, 0.498, in
+        # a CI run whose five rounds' own ratios were 0.42-1.84).
+        ratio = statistics.median(r["rtt"] / r["p50"] for r in rtts)
+        print("%s - TCP_INFO rtt of the connection over gigebench's P50, "
+              "the median of the rounds' ratios: %.3f (allowed 0.5-2)" %
+              ("ok" if 0.5 <= ratio <= 2 else "FAIL", ratio))
     else:
         print("FAIL - TCP_INFO rtt: no run reported it")
     little = statistics.median(r["mean"] * r["per_s"] / 1e6 for r in g)
