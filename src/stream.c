@@ -31,6 +31,7 @@ stream_io_init(struct stream_io *io, int fd, int path, size_t len,
 	io->rx.pipe[0] = io->rx.pipe[1] = -1;
 	io->rr.crr.wake = -1;
 	atomic_init(&io->rr.crr.next, -1);
+	atomic_init(&io->rr.crr.aborted, 0);
 }
 
 int

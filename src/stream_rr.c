@@ -31,18 +31,62 @@
 #include "stream_rr.h"
 
 /*
- * All len bytes to fd, counted but for the first skip (--crr's data
- * message, which is no payload); -1 with errno (EPIPE for a peer's FIN).
+ * --crr's answerer, between the calls on a connection it was handed:
+ * until fd is ready for events, the transaction's deadline (ns on
+ * monotime) passes (ETIMEDOUT), or xfer's abort wakes it (ECANCELED).  A
+ * wake-up for a connection handed over meanwhile is let pass: crr_next
+ * looks at `next` before it waits.  0, or -1 with errno.
  */
 static int
-rr_send(struct stream_io *io, int fd, const char *p, size_t len, size_t skip)
+crr_wait(struct stream_io *io, int fd, short events, uint64_t deadline)
 {
+	struct stream_crr *c = &io->rr.crr;
+	struct pollfd pfd[2] = {
+		{ .fd = fd, .events = events },
+		{ .fd = c->wake, .events = POLLIN },
+	};
+	uint64_t now, n;
+	int rc;
+
+	for (;;) {
+		if (atomic_load(&c->aborted)) {
+			errno = ECANCELED;
+			return -1;
+		}
+		if ((now = monotime_ns()) >= deadline) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		rc = poll(pfd, 2, (int)((deadline - now + 999999) / 1000000));
+		if (rc == -1 && errno != EINTR)
+			return -1;
+		if (rc > 0 && pfd[0].revents != 0)
+			return 0;
+		if (rc > 0 && pfd[1].revents != 0 &&
+		    read(c->wake, &n, sizeof(n)) == -1 && errno != EAGAIN)
+			return -1;
+	}
+}
+
+/*
+ * All len bytes to fd, counted but for the first skip (--crr's data
+ * message, which is no payload); -1 with errno (EPIPE for a peer's FIN).
+ * A deadline (crr_wait) makes each call a non-blocking one; 0 blocks.
+ */
+static int
+rr_send(struct stream_io *io, int fd, const char *p, size_t len, size_t skip,
+    uint64_t deadline)
+{
+	int flags = MSG_NOSIGNAL | (deadline != 0 ? MSG_DONTWAIT : 0);
 	ssize_t n;
 	size_t head;
 
 	while (len > 0) {
-		if ((n = send(fd, p, len, MSG_NOSIGNAL)) == -1) {
-			if (errno == EINTR)
+		if (deadline != 0 && crr_wait(io, fd, POLLOUT, deadline) == -1)
+			return -1;
+		if ((n = send(fd, p, len, flags)) == -1) {
+			if (errno == EINTR || (deadline != 0 &&
+			    errno == EAGAIN))
 				continue;
 			return -1;
 		}
@@ -59,15 +103,22 @@ rr_send(struct stream_io *io, int fd, const char *p, size_t len, size_t skip)
 	return 0;
 }
 
-/* All len bytes: 1; 0 for a FIN before the first byte (at_edge); -1. */
+/*
+ * All len bytes: 1; 0 for a FIN before the first byte (at_edge); -1.  A
+ * deadline as rr_send's.
+ */
 static int
-rr_recv(struct stream_io *io, int fd, char *p, size_t len, int at_edge)
+rr_recv(struct stream_io *io, int fd, char *p, size_t len, int at_edge,
+    uint64_t deadline)
 {
+	int flags = deadline != 0 ? MSG_DONTWAIT : 0;
 	size_t got = 0;
 	ssize_t n;
 
 	while (got < len) {
-		n = recv(fd, p + got, len - got, 0);
+		if (deadline != 0 && crr_wait(io, fd, POLLIN, deadline) == -1)
+			return -1;
+		n = recv(fd, p + got, len - got, flags);
 		if (n == 0) {
 			if (got == 0 && at_edge)
 				return 0;
@@ -75,7 +126,8 @@ rr_recv(struct stream_io *io, int fd, char *p, size_t len, int at_edge)
 			return -1;
 		}
 		if (n == -1) {
-			if (errno == EINTR)
+			if (errno == EINTR || (deadline != 0 &&
+			    errno == EAGAIN))
 				continue;
 			return -1;
 		}
@@ -148,7 +200,8 @@ rr_await(struct stream_io *io, uint32_t *head)
 	struct stream_rr *rr = &io->rr;
 	int rc;
 
-	if ((rc = rr_recv(io, io->fd, io->buf + rr->req, rr->resp, 0)) != 1) {
+	if ((rc = rr_recv(io, io->fd, io->buf + rr->req, rr->resp, 0,
+	    0)) != 1) {
 		io->what = "awaiting an answer";
 		return -1;
 	}
@@ -168,7 +221,7 @@ rr_ask(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 		while (inflight < rr->burst) {
 			rr->sent_ns[(head + inflight) % rr->burst] =
 			    monotime_ns();
-			if (rr_send(io, io->fd, io->buf, rr->req, 0) == -1) {
+			if (rr_send(io, io->fd, io->buf, rr->req, 0, 0) == -1) {
 				io->what = "sending a request";
 				return -1;
 			}
@@ -199,13 +252,13 @@ rr_answer(struct stream_io *io)
 	int rc;
 
 	for (;;) {
-		if ((rc = rr_recv(io, io->fd, io->buf, rr->req, 1)) == 0)
+		if ((rc = rr_recv(io, io->fd, io->buf, rr->req, 1, 0)) == 0)
 			return 0;	/* the asker's FIN: done */
 		if (rc == -1) {
 			io->what = "reading a request";
 			return -1;
 		}
-		if (rr_send(io, io->fd, io->buf + rr->req, rr->resp, 0) == -1) {
+		if (rr_send(io, io->fd, io->buf + rr->req, rr->resp, 0, 0) == -1) {
 			io->what = "answering";
 			return -1;
 		}
@@ -237,6 +290,8 @@ rr_answer(struct stream_io *io)
  * a network about 28,000 of them last 60 s, and connect() then fails
  * with EADDRNOTAVAIL, which the error says in words.
  */
+#define CRR_SLOW "a transaction's connection outlasted the silent " \
+	"timeout"
 #define CRR_NO_PORT "connecting for a transaction (no local port left: each " \
 	"closed connection holds one in TIME_WAIT for 60 s; widen " \
 	"net.ipv4.ip_local_port_range or run a shorter test)"
@@ -287,10 +342,10 @@ crr_once(struct stream_io *io)
 	stream_bump(&c->conns);
 	sock_set_timeouts(fd, io->silent_ms);
 	if ((rc = rr_send(io, fd, io->buf, c->msglen + rr->req,
-	    c->msglen)) == -1)
+	    c->msglen, 0)) == -1)
 		io->what = "sending a request";
 	else if ((rc = rr_recv(io, fd, io->buf + c->msglen + rr->req,
-	    rr->resp, 0)) != 1) {
+	    rr->resp, 0, 0)) != 1) {
 		io->what = "awaiting an answer";
 		rc = -1;
 	} else
@@ -372,6 +427,11 @@ crr_next(struct stream_io *io, int *fd)
 	int rc;
 
 	for (;;) {
+		if (atomic_load(&c->aborted)) {
+			io->what = "awaiting the next connection";
+			errno = ECANCELED;
+			return -1;
+		}
 		if ((*fd = atomic_exchange(&c->next, -1)) >= 0)
 			return 1;
 		if ((rc = poll(pfd, 2, io->silent_ms)) == -1 && errno == EINTR)
@@ -397,32 +457,54 @@ crr_next(struct stream_io *io, int *fd)
 	}
 }
 
-/* One connection: its request, the answer, then the asker's FIN. */
+/*
+ * One connection: its request, the answer, then the asker's FIN, all
+ * within one silent timeout: a peer that trickles its request a byte at
+ * a time cannot hold the stream (and the listener) past it.
+ */
 static int
 crr_serve(struct stream_io *io, int fd)
 {
 	struct stream_rr *rr = &io->rr;
+	uint64_t deadline = monotime_ns() + (uint64_t)io->silent_ms * 1000000;
 	char b;
-	ssize_t n;
+	int rc;
 
 	stream_bump(&rr->crr.conns);
-	if (rr_recv(io, fd, io->buf, rr->req, 0) != 1) {
-		io->what = "reading a request on its connection";
+	if (rr_recv(io, fd, io->buf, rr->req, 0, deadline) != 1) {
+		io->what = errno == ETIMEDOUT ? CRR_SLOW " reading its "
+		    "request" : "reading a request on its connection";
 		return -1;
 	}
-	if (rr_send(io, fd, io->buf + rr->req, rr->resp, 0) == -1) {
-		io->what = "answering on the request's connection";
+	if (rr_send(io, fd, io->buf + rr->req, rr->resp, 0, deadline) == -1) {
+		io->what = errno == ETIMEDOUT ? CRR_SLOW " answering" :
+		    "answering on the request's connection";
 		return -1;
 	}
 	stream_bump(&rr->trans);
-	while ((n = recv(fd, &b, 1, 0)) == -1 && errno == EINTR)
+	while ((rc = crr_wait(io, fd, POLLIN, deadline)) == 0 &&
+	    (rc = (int)recv(fd, &b, 1, MSG_DONTWAIT)) == -1 &&
+	    (errno == EINTR || errno == EAGAIN))
 		;
-	if (n == 0)
+	if (rc == 0)
 		return 0;
-	io->what = "awaiting the close of the request's connection";
-	if (n > 0)
+	io->what = errno == ETIMEDOUT ? CRR_SLOW " awaiting its close" :
+	    "awaiting the close of the request's connection";
+	if (rc > 0)
 		errno = EPROTO;	/* one transaction a connection */
 	return -1;
+}
+
+void
+crr_abort(struct stream_io *io)
+{
+	struct stream_crr *c = &io->rr.crr;
+	uint64_t one = 1;
+
+	atomic_store(&c->aborted, 1);
+	if (c->wake >= 0 && write(c->wake, &one, sizeof(one)) == -1) {
+		/* A counter short of overflowing: the thread is awake. */
+	}
 }
 
 int

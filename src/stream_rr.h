@@ -46,6 +46,11 @@ int	crr_answer(struct stream_io *);
  * is no --crr answerer.
  */
 int	crr_give(struct stream_io *, int fd);
+/*
+ * The event loop, at an abort: the answerer leaves the connection it
+ * serves (ECANCELED) or its wait for the next one.
+ */
+void	crr_abort(struct stream_io *);
 /* stream_io_close: a connection never taken, the eventfd. */
 void	crr_close(struct stream_io *);
 

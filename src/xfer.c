@@ -86,6 +86,18 @@ stream_error(struct stream *s, const char *what, int errnum)
 }
 
 /*
+ * A stream's thread out of whatever it waits for: its connection shut
+ * down, and --crr's answerer out of the connection it serves.
+ */
+static void
+stream_shut(struct stream *s)
+{
+	shutdown(s->fd, SHUT_RDWR);
+	if (s->opened && s->io.path == GB_PATH_CRR_ANSWER)
+		crr_abort(&s->io);
+}
+
+/*
  * One stream failed, so the test has: unblock the others now rather than
  * let each wait out its own silent-peer timeout, which may have started
  * later.  Their errors, consequences of this one, are not recorded.
@@ -97,7 +109,7 @@ streams_stop(struct xfer *x)
 
 	atomic_store(&x->stop, STREAM_STOP_ABORT);
 	for (i = 0; i < x->n; i++)
-		shutdown(x->s[i].fd, SHUT_RDWR);
+		stream_shut(&x->s[i]);
 }
 
 static void *
@@ -534,7 +546,7 @@ xfer_abort(struct xfer *x, const char *why)
 	atomic_store(&x->stop, STREAM_STOP_ABORT);
 	for (i = 0; i < x->n; i++)
 		if (x->s[i].x != NULL)	/* handed over by xfer_streams */
-			shutdown(x->s[i].fd, SHUT_RDWR);
+			stream_shut(&x->s[i]);
 	if (x->rev != NULL)
 		xfer_abort(x->rev, why);
 }

@@ -31,6 +31,13 @@ and -u in rr_udp.py (its cases run after these):
               without an answer (the silent one by --handshake-timeout),
               a second client is refused as busy (exit 3); the test ends
               well, its counts equal on both ends.
+  trickle     a hand-made --crr client whose transaction's connection
+              trickles its 1 MiB request a byte every 0.5 s, under the
+              listener's --silent-timeout of 2 s: the listener drops
+              that connection when the silent timeout has passed since
+              it was handed over, says so, and a real test runs within
+              --max-duration + --silent-timeout + 2 s; while the trickle
+              goes on, SIGTERM ends the listener within 2 s.
   thief       a hand-made --crr client (tests/lib/gbhello.py's hello)
               with its token: a transaction by hand is answered; the
               same token from another address of this host
@@ -70,6 +77,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -354,6 +362,88 @@ def answered(s, request=b"g"):
         s.close()
 
 
+def case_trickle(tmp):
+    """A --crr transaction's request a byte at a time, under the timeout."""
+    lst = gbpeer.Listener(tmp, "--max-duration", "2", "--silent-timeout",
+                          "2", probe="ss")
+    ctl, keep, stop = None, [], threading.Event()
+    t0 = time.monotonic()
+    try:
+        ctl = socket.create_connection((gbpeer.HOST, lst.port), 3)
+        ctl.settimeout(3)
+        ctl.sendall(gbpeer.frame(1, {
+            "program": "gigebench", "version": "1",
+            "params": gbhello.params(rr=True, crr=True, nodelay=True,
+                                     duration_ms=1000, req_size=1048576,
+                                     resp_size=1)}))
+        typ, acc = recv_msg(ctl)
+        tok = acc.get("token", "")
+        keep.append(socket.create_connection((gbpeer.HOST, lst.port)))
+        keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": 0}))
+        start = recv_msg(ctl)[0]
+        if not check("trickle: the hand-made --crr client is started",
+                     typ == 2 and start == 5, str(acc)):
+            return
+        conn = crr_conn(lst.port, tok, 0)
+        keep.append(conn)
+        t0 = time.monotonic()
+
+        def trickle():
+            while not stop.is_set():
+                try:
+                    conn.send(b"x")
+                except OSError:
+                    return
+                stop.wait(0.5)
+        threading.Thread(target=trickle, daemon=True).start()
+        r, waited = None, 0.0
+        while time.monotonic() - t0 < 12:
+            r = gbpeer.client(lst.port, "-T", "0.2")
+            if r.rc == 0:
+                break
+            time.sleep(0.5)
+        waited = time.monotonic() - t0
+        check("trickle: the listener drops the connection at its silent "
+              "timeout and says so",
+              "outlasted the silent timeout" in lst.log(), lst.log()[-400:])
+        check("trickle: a real test runs within --max-duration + "
+              "--silent-timeout + 2 s", r is not None and r.rc == 0 and
+              waited < 6.0, "%.1f s: %s" % (waited, r.why() if r else ""))
+        ctl.close()
+        ctl = None
+        # A second one, held while the listener is asked to stop.
+        ctl = socket.create_connection((gbpeer.HOST, lst.port), 3)
+        ctl.settimeout(3)
+        ctl.sendall(gbpeer.frame(1, {
+            "program": "gigebench", "version": "1",
+            "params": gbhello.params(rr=True, crr=True, nodelay=True,
+                                     duration_ms=1000, req_size=1048576,
+                                     resp_size=1)}))
+        tok = recv_msg(ctl)[1].get("token", "")
+        keep.append(socket.create_connection((gbpeer.HOST, lst.port)))
+        keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": 0}))
+        recv_msg(ctl)
+        conn2 = crr_conn(lst.port, tok, 0)
+        keep.append(conn2)
+        conn2.send(b"x")
+        time.sleep(0.3)
+        t1 = time.monotonic()
+        lst.p.terminate()
+        try:
+            lst.p.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        gone = time.monotonic() - t1
+        check("trickle: SIGTERM ends the listener within 2 s while a "
+              "transaction's connection is held",
+              lst.p.poll() is not None and gone < 2.0, "%.1f s" % gone)
+    finally:
+        stop.set()
+        for s in keep + ([ctl] if ctl else []):
+            s.close()
+        lst.stop()
+
+
 def case_thief(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     ctl, keep = None, []
@@ -553,6 +643,7 @@ def main():
         case_crr(tmp)
         case_crr_psk(tmp)
         case_strangers(tmp)
+        case_trickle(tmp)
         case_thief(tmp)
         case_refusals(tmp)
         case_sweep(tmp)

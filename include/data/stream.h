@@ -113,7 +113,8 @@ struct stream_dg {
  * client.c encoded it), before each request.  On the listener the event
  * loop hands each such connection, its token checked, to the answerer:
  * crr_give stores it in `next` and wakes the thread by the eventfd
- * `wake`.  conns: connections made (asker) or answered (listener).
+ * `wake`, which crr_abort also uses.  conns: connections made (asker)
+ * or answered (listener).
  */
 struct stream_crr {
 	const struct sock_addr	*to;
@@ -123,6 +124,7 @@ struct stream_crr {
 	size_t			 msglen;
 	int			 wake;		/* answerer: eventfd, else -1 */
 	atomic_int		 next;		/* answerer: a socket, or -1 */
+	atomic_int		 aborted;	/* answerer: crr_abort */
 	_Atomic uint64_t	 conns;
 };
 
