@@ -169,7 +169,10 @@ msg_new(int type)
 		    .retrans = 2, .cwnd = 412, .rtt_us = 450,
 		    .has_limited = 1, .rwnd_limited_pct = 12.5,
 		    .sndbuf_limited_pct = 0.25, .has_host = 1,
-		    .host_busy_pct = 51.5, .host_max_cpu_pct = 98 };
+		    .host_busy_pct = 51.5, .host_max_cpu_pct = 98,
+		    .host_ncpus = 4, .has_proc = 1, .proc_cpu_s = 0.5,
+		    .has_irq = 1, .interrupts = 9000, .has_softirq = 1,
+		    .net_rx_softirqs = 12000 };
 		break;
 	}
 	return m;

@@ -13,6 +13,9 @@
 #include "codec/member.h"
 #include "side_member.h"
 
+/* A host's CPUs, as many as the kernel's NR_CPUS can be. */
+#define INTERVAL_MAX_CPUS	8192
+
 static json_t *
 interval_tcp_json(const struct gb_interval *iv)
 {
@@ -32,8 +35,20 @@ interval_host_json(const struct gb_interval *iv)
 {
 	if (!iv->has_host)
 		return json_null();
-	return json_pack("{s:f, s:f}", "busy_pct", iv->host_busy_pct,
-	    "max_cpu_busy_pct", iv->host_max_cpu_pct);
+	return json_pack("{s:f, s:f, s:i}", "busy_pct", iv->host_busy_pct,
+	    "max_cpu_busy_pct", iv->host_max_cpu_pct, "ncpus",
+	    iv->host_ncpus);
+}
+
+json_t *
+cost_json(const struct gb_cost *c)
+{
+	if (!c->has)
+		return json_null();
+	return json_pack("{s:f, s:o, s:o, s:o}", "cpu_us", c->cpu_us,
+	    "host_cpu_us", member_real_or_null(c->has_host, c->host_us),
+	    "interrupts", member_real_or_null(c->has_irq, c->irq),
+	    "softirqs", member_real_or_null(c->has_softirq, c->softirq));
 }
 
 static json_t *
@@ -48,8 +63,11 @@ interval_latency_json(const struct gb_interval *iv)
 json_t *
 interval_json(const struct gb_interval *iv)
 {
+	struct gb_cost c;
+
+	result_iv_cost(iv, &c);
 	return json_pack("{s:b, s:b, s:f, s:f, s:I, s:f, s:o, s:o, s:o, s:o, "
-	    "s:o, s:o, s:o}",
+	    "s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 	    "omitted", iv->omitted != 0, "reverse", iv->reverse != 0,
 	    "start", iv->start_s, "end", iv->end_s,
 	    "bytes", member_jint(iv->bytes),
@@ -58,8 +76,14 @@ interval_json(const struct gb_interval *iv)
 	    "lost", member_uint_or_null(iv->has_udp, iv->lost),
 	    "jitter_ms", member_real_or_null(iv->has_udp, iv->jitter_ms),
 	    "tcp", interval_tcp_json(iv), "host_cpu", interval_host_json(iv),
+	    "process_cpu_s", member_real_or_null(iv->has_proc,
+	    iv->proc_cpu_s),
+	    "interrupts", member_uint_or_null(iv->has_irq, iv->interrupts),
+	    "net_rx_softirqs", member_uint_or_null(iv->has_softirq,
+	    iv->net_rx_softirqs),
 	    "transactions", member_uint_or_null(iv->has_rr, iv->transactions),
-	    "latency", interval_latency_json(iv));
+	    "latency", interval_latency_json(iv),
+	    "per_transaction", cost_json(&c));
 }
 
 static int
@@ -106,7 +130,31 @@ interval_in_host(struct side_in *in, const json_t *j, struct gb_interval *iv)
 	if (iv->host_busy_pct > 100 || iv->host_max_cpu_pct > 100)
 		return side_member_fail(in, iv->host_busy_pct > 100 ?
 		    "busy_pct" : "max_cpu_busy_pct", "is over 100");
+	if (side_member_int(in, o, "ncpus", y, &iv->host_ncpus) == -1)
+		return -1;
+	if (iv->host_ncpus < 1 || iv->host_ncpus > INTERVAL_MAX_CPUS)
+		return side_member_fail(in, "ncpus", "is out of range (1-%d): "
+		    "%d", INTERVAL_MAX_CPUS, iv->host_ncpus);
 	return 1;
+}
+
+/* This end's process CPU, the interface's interrupts, the softirqs. */
+static int
+interval_in_costs(struct side_in *in, const json_t *j, struct gb_interval *iv)
+{
+	int a = SIDE_WANT_ANY;
+
+	in->obj = "";
+	in->leader = NULL;
+	if ((iv->has_proc = side_member_real(in, j, "process_cpu_s", a,
+	    &iv->proc_cpu_s)) == -1 ||
+	    (iv->has_irq = side_member_uint(in, j, "interrupts", UINT64_MAX,
+	    a, &iv->interrupts)) == -1)
+		return -1;
+	if ((iv->has_softirq = side_member_uint(in, j, "net_rx_softirqs",
+	    UINT64_MAX, a, &iv->net_rx_softirqs)) == -1)
+		return -1;
+	return 0;
 }
 
 static int
@@ -185,7 +233,8 @@ interval_from_json(const json_t *j, struct gb_interval *iv, char *err,
 	if (interval_in_udp(&in, j, iv) == -1 ||
 	    interval_in_tcp(&in, j, iv) == -1 ||
 	    interval_in_host(&in, j, iv) == -1 ||
-	    interval_in_rr(&in, j, iv) == -1)
+	    interval_in_rr(&in, j, iv) == -1 ||
+	    interval_in_costs(&in, j, iv) == -1)
 		return -1;
 	return 0;
 }

@@ -9,7 +9,9 @@
  * of the same slice (its own clock's); the sender's TCP_INFO over the
  * slice; each end's host CPU, all CPUs / the busiest one (the listener's
  * lines: its own).  -u: the
- * sender's datagrams and the receiver's new losses and jitter.  A figure
+ * sender's datagrams and the receiver's new losses and jitter.  --rr:
+ * the transactions a second, the asker's latencies, and each end's cost
+ * of a transaction.  A figure
  * an end could not read is "-"; a part no end has is left out.  And
  * the progress line's text, redrawn on a terminal while a test runs.
  */
@@ -89,15 +91,61 @@ iv_per_s(const struct gb_interval *iv)
 	return s > 0 ? (double)iv->transactions / s : 0;
 }
 
+static const char *
+iv_real(char *buf, size_t len, int has, int prec, double v)
+{
+	if (!has)
+		return "-";
+	snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+static int
+iv_has_cost(const struct gb_interval *iv)
+{
+	struct gb_cost c;
+
+	if (iv == NULL)
+		return 0;
+	result_iv_cost(iv, &c);
+	return c.has;
+}
+
+/*
+ * --rr: what one of the slice's transactions cost an end: "TX 14.0/69.4
+ * us 0.98 irq 2.00 sirq", process/host CPU, interrupts, NET_RX softirqs.
+ */
+static void
+iv_cost(FILE *fp, const struct gb_interval *iv, const char *end)
+{
+	struct gb_cost c;
+	char h[IV_TOKLEN], i[IV_TOKLEN], q[IV_TOKLEN];
+
+	if (iv == NULL)
+		return;
+	result_iv_cost(iv, &c);
+	if (!c.has) {
+		fprintf(fp, "%s -", end);
+		return;
+	}
+	fprintf(fp, "%s %.1f/%s us %s irq %s sirq", end, c.cpu_us,
+	    iv_real(h, sizeof(h), c.has_host, 1, c.host_us),
+	    iv_real(i, sizeof(i), c.has_irq, 2, c.irq),
+	    iv_real(q, sizeof(q), c.has_softirq, 2, c.softirq));
+}
+
 /*
  * --rr: the slice's transactions a second, the asker's P50, P99 and
- * maximum, the other end's rate, each end's host CPU.
+ * maximum, the other end's rate, each end's host CPU and what a
+ * transaction cost each end.
  */
 static void
 iv_rr(FILE *fp, const struct gb_interval *iv, const struct gb_interval *peer,
     int is_tx)
 {
 	const struct gb_interval *ask = is_tx ? iv : peer;
+	const struct gb_interval *tx = is_tx ? iv : peer;
+	const struct gb_interval *rx = is_tx ? peer : iv;
 
 	fprintf(fp, "%s %6.2f-%6.2f sec %10.2f trans/s",
 	    report_side_prefix(is_tx), iv->start_s, iv->end_s, iv_per_s(iv));
@@ -107,7 +155,12 @@ iv_rr(FILE *fp, const struct gb_interval *iv, const struct gb_interval *peer,
 	if (peer != NULL && peer->has_rr)
 		fprintf(fp, "  %s %10.2f trans/s", is_tx ? "RX" : "TX",
 		    iv_per_s(peer));
-	iv_host(fp, is_tx ? iv : peer, is_tx ? peer : iv);
+	iv_host(fp, tx, rx);
+	if (iv_has_cost(tx) || iv_has_cost(rx)) {
+		fputs("  /trans", fp);
+		iv_cost(fp, tx, " TX");
+		iv_cost(fp, rx, tx != NULL ? "  RX" : " RX");
+	}
 	fputc('\n', fp);
 }
 

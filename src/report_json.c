@@ -67,18 +67,6 @@ report_side_or_null(const struct gb_side *s)
 	return s->has ? side_json(s) : json_null();
 }
 
-/* What a datagram or a transaction cost one end, or null. */
-static json_t *
-report_cost_json(const struct gb_cost *c)
-{
-	if (!c->has)
-		return json_null();
-	return json_pack("{s:f, s:o, s:o, s:o}", "cpu_us", c->cpu_us,
-	    "host_cpu_us", member_real_or_null(c->has_host, c->host_us),
-	    "interrupts", member_real_or_null(c->has_irq, c->irq),
-	    "softirqs", member_real_or_null(c->has_softirq, c->softirq));
-}
-
 /* -u: the datagrams both ends saw (result_udp), or null. */
 static json_t *
 report_udp_json(const struct gb_result *r)
@@ -96,8 +84,8 @@ report_udp_json(const struct gb_result *r)
 	    json_real(f.lost_pct) : json_null(),
 	    "sender_pps", f.tx_pps, "receiver_pps", f.rx_pps,
 	    "jitter_ms", f.jitter_ms, "lost_by_gaps", !f.sent_known,
-	    "per_datagram_tx", report_cost_json(&f.tx),
-	    "per_datagram_rx", report_cost_json(&f.rx));
+	    "per_datagram_tx", cost_json(&f.tx),
+	    "per_datagram_rx", cost_json(&f.rx));
 }
 
 /* --rr: the transactions, their rate and cost, the latencies; or null. */
@@ -180,8 +168,8 @@ report_rr_json(const struct gb_result *r)
 	    "response_size", (json_int_t)params_rr_size(p->resp_size),
 	    "burst", (json_int_t)params_rr_size(p->rr_burst),
 	    "latency", report_latency_json(r),
-	    "per_transaction_tx", report_cost_json(&f.ask),
-	    "per_transaction_rx", report_cost_json(&f.answer));
+	    "per_transaction_tx", cost_json(&f.ask),
+	    "per_transaction_rx", cost_json(&f.answer));
 	if (o != NULL && report_rr_udp_json(o, r) == -1) {
 		json_decref(o);
 		return NULL;

@@ -68,6 +68,25 @@ result_rr(const struct gb_result *r, struct gb_rr_figures *f)
 }
 
 void
+result_iv_cost(const struct gb_interval *iv, struct gb_cost *c)
+{
+	double n = (double)iv->transactions;
+
+	memset(c, 0, sizeof(*c));
+	if (!iv->has_rr || iv->transactions == 0 || !iv->has_proc)
+		return;
+	c->has = 1;
+	c->cpu_us = iv->proc_cpu_s * 1e6 / n;
+	c->has_host = iv->has_host;
+	c->host_us = iv->has_host ? iv->host_busy_pct / 100 *
+	    iv->host_ncpus * (iv->end_s - iv->start_s) * 1e6 / n : 0;
+	if ((c->has_irq = iv->has_irq))
+		c->irq = (double)iv->interrupts / n;
+	if ((c->has_softirq = iv->has_softirq))
+		c->softirq = (double)iv->net_rx_softirqs / n;
+}
+
+void
 result_udp(const struct gb_result *r, struct gb_udp_figures *f)
 {
 	const struct gb_side *tx = &r->sender, *rx = &r->receiver;

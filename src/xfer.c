@@ -422,8 +422,8 @@ xfer_streams(struct xfer *x, const struct xfer_config *c, char *err,
 
 		for (i = 0; i < x->n; i++)
 			sfd[i] = x->s[i].fd;
-		xfer_slice_init(&x->slice, x->ms.roots, x->is_tx && !x->p.udp,
-		    sfd, x->n);
+		xfer_slice_init(&x->slice, x->ms.roots, x->ms.ifname,
+		    x->is_tx && !x->p.udp, sfd, x->n);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
 	x->began = x->start;

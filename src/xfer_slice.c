@@ -1,11 +1,12 @@
 /*
- * xfer_slice.c: each -i slice's TCP state and host CPU on this end
+ * xfer_slice.c: each -i slice's TCP state and host figures on this end
  * (xfer_slice.h).  TCP_INFO's counters only grow, so a slice's
  * retransmits and limited times are the differences of the sums over
  * the streams; cwnd and RTT are the values at the slice's end.  A file
  * or a socket option that cannot be read leaves its figures unknown
  * (has_tcp, has_host 0), never the test failed.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "host/tcpinfo.h"
@@ -26,18 +27,18 @@ slice_tcp_now(const struct xfer_slice *sl, struct gb_tcp *t)
 
 void
 xfer_slice_init(struct xfer_slice *sl, const struct hoststat_roots *roots,
-    int tcp, const int *fds, unsigned n)
+    const char *ifname, int tcp, const int *fds, unsigned n)
 {
 	char err[GB_ERR_LEN];
 
 	memset(sl, 0, sizeof(*sl));
-	sl->procfs = roots != NULL ? roots->procfs : "/proc";
+	sl->roots = roots;
+	snprintf(sl->ifname, sizeof(sl->ifname), "%s",
+	    ifname != NULL ? ifname : "");
 	sl->tcp = tcp;
 	sl->n = n < GB_MAX_STREAMS ? n : GB_MAX_STREAMS;
 	memcpy(sl->fds, fds, sl->n * sizeof(*fds));
-	cpustat_init(&sl->cpu);
-	if (cpustat_read(sl->procfs, &sl->cpu, err, sizeof(err)) == -1)
-		sl->cpu.has = 0;
+	sl->host = hoststat_take(roots, sl->ifname, err, sizeof(err));
 	if (sl->tcp)
 		slice_tcp_now(sl, &sl->last);
 }
@@ -79,26 +80,37 @@ slice_tcp(struct xfer_slice *sl, double slice_s, struct gb_interval *iv)
 	sl->last = now;
 }
 
+/*
+ * The host's CPU, this process's, the interface's interrupts and the
+ * softirqs since the last sample; what could not be read stays unknown.
+ */
 static void
 slice_host(struct xfer_slice *sl, struct gb_interval *iv)
 {
-	struct cpustat now;
+	struct hoststat *now;
 	struct gb_host_cpu hc;
+	struct gb_iface_figures f;
+	struct gb_proc_cpu pc;
 	char err[GB_ERR_LEN];
 
-	cpustat_init(&now);
-	if (cpustat_read(sl->procfs, &now, err, sizeof(err)) == -1)
-		now.has = 0;
-	if (now.has && sl->cpu.has) {
-		cpustat_diff(&sl->cpu, &now, &hc);
+	now = hoststat_take(sl->roots, sl->ifname, err, sizeof(err));
+	if (now != NULL && sl->host != NULL) {
+		hoststat_diff(sl->host, now, 0, &hc, &f, &pc, NULL);
 		if (hc.has) {
 			iv->has_host = 1;
 			iv->host_busy_pct = hc.busy_pct;
 			iv->host_max_cpu_pct = hc.max_cpu_busy_pct;
+			iv->host_ncpus = hc.ncpus;
 		}
+		iv->has_proc = 1;
+		iv->proc_cpu_s = pc.user_s + pc.sys_s;
+		if ((iv->has_irq = f.has_interrupts))
+			iv->interrupts = f.interrupts;
+		if ((iv->has_softirq = f.has_softirq))
+			iv->net_rx_softirqs = f.net_rx_softirqs;
 	}
-	cpustat_free(&sl->cpu);
-	sl->cpu = now;
+	hoststat_free(sl->host);
+	sl->host = now;
 }
 
 void
@@ -112,5 +124,6 @@ xfer_slice_take(struct xfer_slice *sl, double slice_s, struct gb_interval *iv)
 void
 xfer_slice_free(struct xfer_slice *sl)
 {
-	cpustat_free(&sl->cpu);
+	hoststat_free(sl->host);
+	sl->host = NULL;
 }

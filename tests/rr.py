@@ -14,8 +14,11 @@ and -u in rr_udp.py (its cases run after these):
   costs       per transaction: process and host CPU in us on each end.
   intervals   -i: each slice's transactions (the client's add up to
               its count), the client's P50 <= P99 <= max by slice, the
-              listener's slice of each as "peer"; the text lines in
-              trans/s with the percentiles and the other end's rate.
+              listener's slice of each as "peer"; each end's cost of a
+              slice's transaction (process CPU, its own process CPU
+              seconds over its transactions; host CPU at least that;
+              NET_RX softirqs); the text lines in trans/s with the
+              percentiles, the other end's rate and both ends' cost.
   crr         --crr (a connection a transaction), -P 2: both ends count
               the same transactions, and each end as many connections as
               transactions (the listener counts the connections it took
@@ -190,13 +193,37 @@ def case_intervals(tmp):
               iv["peer"]["transactions"] > 0 and
               iv["peer"]["latency"] is None for iv in ivs),
           str([iv.get("peer") for iv in ivs])[:300])
+    costs = []
+    for iv in ivs:
+        for end in (iv, iv.get("peer") or {}):
+            c, n = end.get("per_transaction") or {}, end.get("transactions")
+            slice_s = end.get("end", 0) - end.get("start", 0)
+            cpus = (end.get("host_cpu") or {}).get("ncpus", 0)
+            busy = (end.get("host_cpu") or {}).get("busy_pct", -1)
+            costs.append(
+                bool(n) and end.get("process_cpu_s") is not None and
+                abs(c.get("cpu_us", -1) -
+                    end["process_cpu_s"] * 1e6 / n) < 0.01 and
+                abs(c.get("host_cpu_us", -1) -
+                    busy / 100 * cpus * slice_s * 1e6 / n) < 0.01 and
+                c["host_cpu_us"] > 0 and c["cpu_us"] > 0 and
+                end.get("net_rx_softirqs") is not None and
+                abs(c.get("softirqs", -1) -
+                    end["net_rx_softirqs"] / n) < 1e-6)
+    check("intervals: each end's cost of a slice's transaction, from its "
+          "process CPU, host CPU and softirqs",
+          len(costs) == 6 and all(costs),
+          str([(iv.get("per_transaction"), iv.get("process_cpu_s"),
+                iv.get("transactions")) for iv in ivs])[:400])
     out = [l for l in t.out.splitlines()
            if re.match(r"^gigebench-t: +\d+\.\d\d- *\d", l)]
+    cost = r"[\d.]+/[\d.]+ us \S+ irq [\d.]+ sirq"
     check("intervals: the text lines in trans/s, percentiles, both ends",
           len(out) == 2 and all(re.search(
               r"sec +[\d.]+ trans/s  P50 [\d.]+ us P99 [\d.]+ us max "
               r"[\d.]+ us  RX +[\d.]+ trans/s  host \d+/\d+ %TX \d+/\d+ "
-              r"%RX$", l) for l in out), "\n".join(out))
+              r"%RX  /trans TX " + cost + "  RX " + cost + "$", l)
+              for l in out), "\n".join(out))
 
 
 def case_crr(tmp):

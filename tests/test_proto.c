@@ -451,6 +451,13 @@ interval_equal(const struct gb_interval *a, const struct gb_interval *b)
 	assert_int_equal(a->has_host, b->has_host);
 	assert_true(a->host_busy_pct == b->host_busy_pct);
 	assert_true(a->host_max_cpu_pct == b->host_max_cpu_pct);
+	assert_int_equal(a->host_ncpus, b->host_ncpus);
+	assert_int_equal(a->has_proc, b->has_proc);
+	assert_true(a->proc_cpu_s == b->proc_cpu_s);
+	assert_int_equal(a->has_irq, b->has_irq);
+	assert_int_equal(a->interrupts, b->interrupts);
+	assert_int_equal(a->has_softirq, b->has_softirq);
+	assert_int_equal(a->net_rx_softirqs, b->net_rx_softirqs);
 	assert_int_equal(a->has_rr, b->has_rr);
 	assert_int_equal(a->transactions, b->transactions);
 	assert_int_equal(a->has_latency, b->has_latency);
@@ -472,7 +479,10 @@ test_roundtrip_interval(void **state)
 	    .bytes = UINT64_C(123456789012), .has_tcp = 1, .retrans = 7,
 	    .cwnd = 4000000000u, .rtt_us = 321, .has_limited = 1,
 	    .rwnd_limited_pct = 12.5, .sndbuf_limited_pct = 100,
-	    .has_host = 1, .host_busy_pct = 0.25, .host_max_cpu_pct = 99.75 };
+	    .has_host = 1, .host_busy_pct = 0.25, .host_max_cpu_pct = 99.75,
+	    .host_ncpus = 128, .has_proc = 1, .proc_cpu_s = 0.875,
+	    .has_irq = 1, .interrupts = UINT64_C(5000000000),
+	    .has_softirq = 1, .net_rx_softirqs = 77 };
 	roundtrip(&in, &out);
 	interval_equal(o, &in.interval);
 	assert_false(o->reverse);
@@ -861,6 +871,24 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
 	    "\"transactions\":5,\"latency\":{\"p50_us\":1,\"p99_us\":2}}}",
 	    "latency.max_us is missing" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":{"
+	    "\"busy_pct\":1,\"max_cpu_busy_pct\":2,\"ncpus\":0}}}",
+	    "host_cpu.ncpus is out of range (1-8192): 0" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":{"
+	    "\"busy_pct\":1,\"max_cpu_busy_pct\":2}}}",
+	    "host_cpu.ncpus is missing" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":null,\"latency\":null}}",
+	    "process_cpu_s is missing" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":null,\"latency\":null,\"process_cpu_s\":-0.5}}",
+	    "process_cpu_s is negative" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":null,\"latency\":null,\"process_cpu_s\":1,"
+	    "\"interrupts\":\"many\"}}", "interrupts is not an integer" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":null,\"latency\":null,\"process_cpu_s\":1,"
+	    "\"interrupts\":null}}", "net_rx_softirqs is missing" },
 };
 
 static void

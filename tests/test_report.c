@@ -716,9 +716,14 @@ test_rr_interval(void **state)
 	struct gb_interval ask = { .start_s = 0.5, .end_s = 1.0,
 	    .has_rr = 1, .transactions = 60000, .has_latency = 1,
 	    .p50_us = 16.4, .p99_us = 29.7, .max_us = 4054.3, .has_host = 1,
-	    .host_busy_pct = 99.6, .host_max_cpu_pct = 100 };
+	    .host_busy_pct = 99.6, .host_max_cpu_pct = 100, .host_ncpus = 2,
+	    .has_proc = 1, .proc_cpu_s = 0.6, .has_softirq = 1,
+	    .net_rx_softirqs = 120000 };
 	struct gb_interval ans = { .start_s = 0.501, .end_s = 1.001,
-	    .has_rr = 1, .transactions = 59990 };
+	    .has_rr = 1, .transactions = 59990, .has_proc = 1,
+	    .proc_cpu_s = 0.29995 };
+	struct gb_interval bare = { .start_s = 0.5, .end_s = 1.0,
+	    .has_rr = 1, .transactions = 60000 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
@@ -727,12 +732,17 @@ test_rr_interval(void **state)
 	assert_non_null(fp = open_memstream(&buf, &len));
 	report_interval_line(fp, &ask, &ans, 1, 'm');
 	report_interval_line(fp, &ans, NULL, 0, 'm');	/* the listener */
+	report_interval_line(fp, &bare, NULL, 0, 'm');	/* no cost known */
 	assert_int_equal(fclose(fp), 0);
+	/* 0.6 s / 60000 = 10 us; 99.6 % of 2 CPUs for 0.5 s: 16.6 us. */
 	assert_string_equal(buf,
 	    "gigebench-t:   0.50-  1.00 sec  120000.00 trans/s  P50 16.4 us "
 	    "P99 29.7 us max 4054.3 us  RX  119980.00 trans/s  host 100/100 "
-	    "%TX - %RX\n"
-	    "gigebench-r:   0.50-  1.00 sec  119980.00 trans/s\n");
+	    "%TX - %RX  /trans TX 10.0/16.6 us - irq 2.00 sirq  RX 5.0/- us "
+	    "- irq - sirq\n"
+	    "gigebench-r:   0.50-  1.00 sec  119980.00 trans/s  /trans RX "
+	    "5.0/- us - irq - sirq\n"
+	    "gigebench-r:   0.50-  1.00 sec  120000.00 trans/s\n");
 	free(buf);
 }
 

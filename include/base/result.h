@@ -329,10 +329,25 @@ struct gb_interval {
 	int		has_limited;
 	double		rwnd_limited_pct;
 	double		sndbuf_limited_pct;
-	/* This end's host CPU over the slice: all CPUs, the busiest one. */
+	/*
+	 * This end's host CPU over the slice: all CPUs, the busiest one,
+	 * and how many CPUs there are (for CPU time: busy_pct of them).
+	 */
 	int		has_host;
 	double		host_busy_pct;
 	double		host_max_cpu_pct;
+	int		host_ncpus;
+	/*
+	 * This end's process CPU (user + system) over the slice, the test
+	 * interface's interrupts and the host's NET_RX softirqs in it; with
+	 * --rr's transactions, what one cost (result_iv_cost).
+	 */
+	int		has_proc;
+	double		proc_cpu_s;
+	int		has_irq;
+	uint64_t	interrupts;
+	int		has_softirq;
+	uint64_t	net_rx_softirqs;
 	/*
 	 * --rr: the slice's transactions, and on the asking end their
 	 * latencies' P50, P99 and maximum (lathist.h's resolution).
@@ -470,5 +485,10 @@ struct gb_rr_figures {
 	struct gb_cost ask, answer;
 };
 void	result_rr(const struct gb_result *, struct gb_rr_figures *);
+/*
+ * --rr: what a transaction of one -i slice cost the end that took it
+ * (has 0 for a slice without transactions or process CPU).
+ */
+void	result_iv_cost(const struct gb_interval *, struct gb_cost *);
 
 #endif /* GB_RESULT_H */
