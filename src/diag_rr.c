@@ -9,6 +9,10 @@
  *	wakeup_latency		the median latency is high while both hosts
  *				are mostly idle: the CPUs' wake-ups (C-states,
  *				a VM's halt) more than the network or the ends
+ *	rr_busy_end		the median latency is high and an end's
+ *				busiest CPU is not idle: that end (the busier),
+ *				its CPU, and the interrupt line (queue) that
+ *				took most of its interrupts, with its CPUs
  *	rr_loss			-u: requests without an answer within the
  *				timeout, and, from both ends' counts, how
  *				many went on the way out, at the listener and
@@ -85,6 +89,58 @@ diag_rr_loss(struct gb_result *r)
 	    a->timeout_ms, a->late, where);
 }
 
+/*
+ * The interrupt line that took most of an end's interrupts, as a clause:
+ * "; queue eth0-TxRx-1 (IRQ 41) took 96 % of its irqs, on CPU 1".
+ */
+static void
+diag_rr_queue(const struct gb_side *s, char *buf, size_t len)
+{
+	const struct gb_iface_figures *f = &s->iface;
+	const struct gb_irq_line *top = NULL;
+	unsigned i;
+
+	*buf = '\0';
+	if (!f->has_interrupts || f->interrupts == 0)
+		return;
+	for (i = 0; i < f->nlines; i++)
+		if (top == NULL || f->lines[i].count > top->count)
+			top = &f->lines[i];
+	if (top == NULL || top->count == 0)
+		return;
+	snprintf(buf, len, "; queue %.24s (IRQ %.8s) took %.0f %% of its "
+	    "irqs, on CPU %.16s", top->actions, top->name,
+	    100.0 * (double)top->count / (double)f->interrupts, top->cpus);
+}
+
+/*
+ * A high median with a CPU that is not idle: the busier end's busiest
+ * CPU, how much of the host is interrupts and softirqs there, the
+ * process's own share, and the queue that took its interrupts.
+ */
+static void
+diag_rr_busy(struct gb_result *r, const struct gb_rr_figures *f, double p50)
+{
+	const struct gb_side *a = &r->sender, *b = &r->receiver;
+	const struct gb_side *s;
+	const char *side, *other;
+	char q[4 * DIAG_TOKLEN];
+
+	s = a->host_cpu.max_cpu_busy_pct >= b->host_cpu.max_cpu_busy_pct ?
+	    a : b;
+	side = s == a ? "sender" : "receiver";
+	other = s == a ? "receiver" : "sender";
+	diag_rr_queue(s, q, sizeof(q));
+	diag_add(r, "rr_busy_end", side, "P50 %.1f us, %.0f trans/s; the "
+	    "%s's cpu%d %.0f %% busy (the %s's busiest %.0f %%) looks "
+	    "responsible (host %.1f %% irq, %.1f %% softirq, process "
+	    "%.0f %%)%s", p50, f->per_s, side, s->host_cpu.max_cpu,
+	    s->host_cpu.max_cpu_busy_pct, other,
+	    (s == a ? b : a)->host_cpu.max_cpu_busy_pct,
+	    s->host_cpu.irq_pct, s->host_cpu.softirq_pct,
+	    s->cpu.process_pct, q);
+}
+
 void
 diag_rr(struct gb_result *r)
 {
@@ -100,9 +156,13 @@ diag_rr(struct gb_result *r)
 	diag_rr_irq(r, &f.answer, "receiver", p50);
 	diag_rr_loss(r);
 	if (p50 < DIAG_RR_SLOW_US || !r->sender.has || !r->receiver.has ||
-	    !a->has || !b->has || a->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT ||
-	    b->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT)
+	    !a->has || !b->has)
 		return;
+	if (a->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT ||
+	    b->max_cpu_busy_pct >= DIAG_RR_IDLE_PCT) {
+		diag_rr_busy(r, &f, p50);
+		return;
+	}
 	diag_add(r, "wakeup_latency", "both", "P50 %.1f us at %.0f "
 	    "transactions/s while both hosts are mostly idle (busiest CPU "
 	    "%.0f %% and %.0f %%): the CPUs waking up for each transaction "

@@ -843,7 +843,8 @@ rr_result(uint64_t lat_ns, double busiest)
 
 /*
  * --rr: an interrupt a transaction on either end is said with its CPU
- * cost; a slow median on idle hosts is the CPUs' wake-ups; the stream's
+ * cost; a slow median on idle hosts is the CPUs' wake-ups, on a busy
+ * one the busier end with its queue; the stream's
  * window and goodput findings are not made (a few bytes a transaction).
  */
 static void
@@ -879,6 +880,46 @@ test_rr(void **state)
 	diag_run(r);
 	assert_int_equal(count_code(r, "wakeup_latency"), 0);
 	assert_int_equal(count_code(r, "cpu_bound"), 2);
+	assert_int_equal(count_code(r, "rr_busy_end"), 1);
+	free(r);
+
+	/*
+	 * 300 us with the receiver's cpu1 at 80 % and the sender idle: the
+	 * receiver, and the queue that took 96 % of its interrupts.
+	 */
+	r = rr_result(300000, 31);
+	r->receiver.host_cpu.max_cpu = 1;
+	r->receiver.host_cpu.max_cpu_busy_pct = 80;
+	r->receiver.host_cpu.irq_pct = 2;
+	r->receiver.host_cpu.softirq_pct = 35;
+	r->receiver.cpu.process_pct = 40;
+	r->receiver.iface.nlines = 2;
+	line_set(&r->receiver.iface.lines[0], "41", "IR-PCI-MSI 1-edge",
+	    "eth0-TxRx-0", 0, 400);
+	line_set(&r->receiver.iface.lines[1], "42", "IR-PCI-MSI 2-edge",
+	    "eth0-TxRx-1", 0, 9600);
+	snprintf(r->receiver.iface.lines[1].cpus,
+	    sizeof(r->receiver.iface.lines[1].cpus), "1");
+	diag_run(r);
+	assert_int_equal(count_code(r, "wakeup_latency"), 0);
+	assert_int_equal(count_code(r, "rr_busy_end"), 1);
+	assert_string_equal(r->findings[0].code, "rr_busy_end");
+	assert_string_equal(r->findings[0].side, "receiver");
+	assert_string_equal(r->findings[0].text, "P50 300.0 us, 2000 "
+	    "trans/s; the receiver's cpu1 80 % busy (the sender's busiest "
+	    "31 %) looks responsible (host 2.0 % irq, 35.0 % softirq, "
+	    "process 40 %); queue eth0-TxRx-1 (IRQ 42) took 96 % of its "
+	    "irqs, on CPU 1");
+	free(r);
+
+	/* Without interrupt lines (veth, loopback): no queue named. */
+	r = rr_result(300000, 60);
+	r->sender.host_cpu.max_cpu_busy_pct = 70;
+	r->sender.iface.has_interrupts = 0;
+	diag_run(r);
+	assert_int_equal(count_code(r, "rr_busy_end"), 1);
+	assert_string_equal(r->findings[0].side, "sender");
+	assert_null(strstr(r->findings[0].text, "queue"));
 	free(r);
 
 	r = rr_result(88000, 31);		/* no histogram: no latency */
