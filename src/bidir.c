@@ -3,6 +3,7 @@
  * over a struct gb_result whose four sides are known.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,10 +98,20 @@ bidir_line_dir(const struct gb_irq_line *l)
 	return rx && !tx ? 1 : tx && !rx ? 2 : 0;
 }
 
+/*
+ * Lines that name neither direction ("eth0", a link or misc vector) are
+ * left out when they took at most BIDIR_OTHER_PCT of the interrupts, and
+ * the note says so; more, or no rx or tx line at all, and the host's
+ * interrupts cannot be split.
+ */
+#define BIDIR_OTHER_PCT	1.0
+
 void
 bidir_irq_split(const struct gb_iface_figures *f, struct bidir_irq *b)
 {
-	unsigned i;
+	const struct gb_irq_line *big = NULL;
+	uint64_t other = 0, all;
+	unsigned i, nother = 0;
 	int dir;
 
 	memset(b, 0, sizeof(*b));
@@ -109,13 +120,28 @@ bidir_irq_split(const struct gb_iface_figures *f, struct bidir_irq *b)
 		return;
 	}
 	for (i = 0; i < f->nlines; i++) {
-		if ((dir = bidir_line_dir(&f->lines[i])) == 0) {
-			snprintf(b->note, sizeof(b->note), "%.40s serves both "
-			    "directions: not split", f->lines[i].actions);
-			return;
+		if ((dir = bidir_line_dir(&f->lines[i])) != 0) {
+			*(dir == 1 ? &b->rx_irqs : &b->tx_irqs) +=
+			    f->lines[i].count;
+			continue;
 		}
-		*(dir == 1 ? &b->rx_irqs : &b->tx_irqs) += f->lines[i].count;
+		other += f->lines[i].count;
+		nother++;
+		if (big == NULL || f->lines[i].count > big->count)
+			big = &f->lines[i];
 	}
+	all = b->rx_irqs + b->tx_irqs + other;
+	if (big != NULL && (b->rx_irqs + b->tx_irqs == 0 ||
+	    (double)other > BIDIR_OTHER_PCT / 100 * (double)all)) {
+		snprintf(b->note, sizeof(b->note), "%.40s serves both "
+		    "directions: not split", big->actions);
+		b->rx_irqs = b->tx_irqs = 0;
+		return;
+	}
+	if (big != NULL)
+		snprintf(b->note, sizeof(b->note), "%.40s%s (%" PRIu64 " "
+		    "irqs) left out: neither rx nor tx", big->actions,
+		    nother > 1 ? " and others" : "", other);
 	b->has = 1;
 	if (f->has_counters && f->rx_packets > 0) {
 		b->has_rx = 1;

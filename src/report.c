@@ -391,7 +391,8 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 
 /*
  * --bidir: a host's interrupts per packet by direction, where its IRQ
- * lines are per queue and say which (base/bidir.h), else why not.
+ * lines are per queue and say which (base/bidir.h), and what was left
+ * out; else why not.
  */
 static void
 report_irq_split_line(FILE *fp, const struct gb_side *s, int is_tx)
@@ -408,10 +409,11 @@ report_irq_split_line(FILE *fp, const struct gb_side *s, int is_tx)
 		return;
 	}
 	fprintf(fp, "%s irq by direction: rx %" PRIu64 " (%s irq/pkt), tx %"
-	    PRIu64 " (%s irq/pkt)\n", report_side_prefix(is_tx), b.rx_irqs,
-	    report_fmt_real(rx, sizeof(rx), b.has_rx, 3, b.rx_per_packet),
-	    b.tx_irqs, report_fmt_real(tx, sizeof(tx), b.has_tx, 3,
-	    b.tx_per_packet));
+	    PRIu64 " (%s irq/pkt)%s%s\n", report_side_prefix(is_tx),
+	    b.rx_irqs, report_fmt_real(rx, sizeof(rx), b.has_rx, 3,
+	    b.rx_per_packet), b.tx_irqs, report_fmt_real(tx, sizeof(tx),
+	    b.has_tx, 3, b.tx_per_packet), b.note[0] != '\0' ? "; " : "",
+	    b.note);
 }
 
 /*

@@ -103,6 +103,41 @@ test_split_refused(void **state)
 	    "eth0-TxRx-1 serves both directions: not split");
 }
 
+/*
+ * An igb-style host: per-queue rx and tx lines and a link vector named
+ * after the interface alone.  A link vector of 1 % of the interrupts or
+ * less is left out, and the note says so; more, and nothing is split.
+ */
+static void
+test_split_link_vector(void **state)
+{
+	struct gb_iface_figures f;
+	struct bidir_irq b;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.has_counters = 1;
+	f.rx_packets = f.tx_packets = 100000;
+	line(&f, "eth0-rx-0", 6000);
+	line(&f, "eth0-tx-0", 3900);
+	line(&f, "eth0", 100);		/* 1.0 % of 10000 */
+	bidir_irq_split(&f, &b);
+	assert_true(b.has && b.has_rx && b.has_tx);
+	assert_int_equal(b.rx_irqs, 6000);
+	assert_int_equal(b.tx_irqs, 3900);
+	assert_string_equal(b.note,
+	    "eth0 (100 irqs) left out: neither rx nor tx");
+	line(&f, "eth0-misc", 1);	/* two such lines: 101, over 1 % */
+	bidir_irq_split(&f, &b);
+	assert_false(b.has);
+	assert_int_equal(b.rx_irqs + b.tx_irqs, 0);
+	assert_string_equal(b.note, "eth0 serves both directions: not split");
+	f.nlines = 0;			/* a lone link vector: no split */
+	line(&f, "eth0", 5);
+	bidir_irq_split(&f, &b);
+	assert_false(b.has);
+}
+
 /* A side of a host with interrupts, data segments and a CPU figure. */
 static void
 side(struct gb_side *s, uint64_t irqs, uint64_t rx, uint64_t tx,
@@ -209,6 +244,7 @@ main(void)
 		cmocka_unit_test(test_line_dir),
 		cmocka_unit_test(test_split_per_queue),
 		cmocka_unit_test(test_split_refused),
+		cmocka_unit_test(test_split_link_vector),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_not_bidir),
 		cmocka_unit_test(test_reverse_view),

@@ -35,11 +35,16 @@ struct gb_result *bidir_reverse_new(const struct gb_result *);
  * serving both ("eth0-TxRx-0") or named otherwise cannot be split.
  */
 struct bidir_irq {
-	int		has;		/* every line is an rx or a tx line */
+	/*
+	 * Every line is an rx or a tx line, but for lines of neither
+	 * that took at most 1 % of the interrupts (a link vector), which
+	 * the note then names as left out.
+	 */
+	int		has;
 	uint64_t	rx_irqs, tx_irqs;
 	int		has_rx, has_tx;	/* their packets were counted */
 	double		rx_per_packet, tx_per_packet;
-	char		note[96];	/* why not split ("" when split) */
+	char		note[96];	/* why not split, or what was left out */
 };
 
 /* 1: "rx", 2: "tx", 0: both or neither, of one line's actions. */
