@@ -181,7 +181,8 @@ udp_rate(const struct gb_params *p)
 /*
  * -u under --max-rate, either way: a paced test within it, or an unpaced
  * one the listener paces itself (it transmits); an unpaced sender toward
- * it is refused, as one over it.
+ * it is refused, as one over it, and so is -u --rr, which -R cannot pace
+ * (its rate is its round trips').
  */
 static int
 check_udp_rate(const struct gb_bounds *l, const struct gb_params *p,
@@ -194,7 +195,12 @@ check_udp_rate(const struct gb_bounds *l, const struct gb_params *p,
 		return 0;
 	if (want == 0 && listener_sends(p))
 		return 0;	/* bounds_apply paces it */
-	if (want == 0)
+	if (want == 0 && p->rr)	/* -R is no option of --rr's */
+		snprintf(err, errlen, "-u --rr cannot be paced, and this "
+		    "listener takes at most %s of UDP (its --max-rate): run "
+		    "it against a listener without --max-rate, or over TCP",
+		    rate_text(l->max_rate, b, sizeof(b)));
+	else if (want == 0)
 		snprintf(err, errlen, "an unpaced UDP test (-R 0); this "
 		    "listener takes at most %s (its --max-rate): give -R",
 		    rate_text(l->max_rate, b, sizeof(b)));

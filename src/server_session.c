@@ -135,7 +135,8 @@ session_finish(struct session *ss)
 		session_send_error(ss, err);
 		return session_end(ss);
 	}
-	mine->udp.stray += ss->dg_stray;	/* -u: the greeter's */
+	/* -u: the greeter's, where the test reports its strays. */
+	*(ss->p.rr ? &mine->rr.stray : &mine->udp.stray) += ss->dg_stray;
 	if (finish_reverse(ss, err, sizeof(err)) == -1) {
 		server_log(s, 0, ss->result->peer, err);
 		session_send_error(ss, err);

@@ -24,11 +24,17 @@ loopback; rr.py runs these cases after its TCP ones (check-rr).
                  naming the minimum; --rr-timeout without -u --rr, 0, or
                  over 10000: exit 2; -R with -u --rr: exit 2; answers larger
                  than requests from a listener without --allow-reverse:
-                 exit 3.
+                 exit 3; a listener of --max-rate: exit 3, saying that -u
+                 --rr cannot be paced.
+  udp strangers  100 datagrams from another source to the listener's port
+                 while -u --rr runs: the listener's strays (stray_rx) are
+                 exactly 100, and none is answered.
 """
 
 import json
 import re
+import socket
+import time
 
 import gbpeer
 import udpproxy
@@ -191,6 +197,44 @@ def case_udp_refusals(tmp):
         lst.stop()
     check("udp refusals: answers larger than requests, no --allow-reverse: "
           "exit 3", r.rc == 3 and "--allow-reverse" in r.err, r.why())
+    lst = gbpeer.Listener(tmp, "--max-rate", "1m", probe="ss")
+    try:
+        r = gbpeer.client(lst.port, "-u", "--rr", "-T", "0.3")
+    finally:
+        lst.stop()
+    check("udp refusals: a listener of --max-rate: exit 3, says -u --rr "
+          "cannot be paced (no advice to give -R)", r.rc == 3 and
+          "cannot be paced" in r.err and "give -R" not in r.err, r.why())
+
+
+def case_udp_strangers(tmp):
+    """Junk from another source while -u --rr runs: counted, unanswered."""
+    lst = gbpeer.Listener(tmp, probe="ss")
+    junk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    answers = 0
+    try:
+        c = gbpeer.client_start(lst.port, "-u", "--rr", "-T", "1.5", "-J")
+        time.sleep(0.6)
+        for _ in range(100):
+            junk.sendto(b"not a gigebench datagram", (gbpeer.HOST, lst.port))
+        junk.settimeout(0.3)
+        try:
+            while True:
+                junk.recv(2048)
+                answers += 1
+        except OSError:
+            pass
+        r = gbpeer.client_wait(c)
+    finally:
+        junk.close()
+        lst.stop()
+    if not check("udp strangers: the test runs", r.rc == 0, r.why()):
+        return
+    rr = json.loads(r.out)["result"]["rr"]
+    check("udp strangers: 100 datagrams from another source counted as "
+          "the listener's strays, none answered",
+          rr["stray_rx"] == 100 and answers == 0,
+          "stray_rx %s, answers %d" % (rr["stray_rx"], answers))
 
 
 def cases(tmp):
@@ -198,3 +242,4 @@ def cases(tmp):
     case_udp_text(tmp)
     case_udp_loss(tmp)
     case_udp_refusals(tmp)
+    case_udp_strangers(tmp)

@@ -218,6 +218,12 @@ test_rate(void **state)
 	p.direction = GB_DIR_CLIENT_SENDS;
 	bounds_apply(&l, &p);
 	assert_int_equal(p.fq_rate, 0);
+	/* -u unpaced: give -R; -u --rr, which -R cannot pace: say so. */
+	p.udp = 1;
+	assert_refused(&l, &p, "an unpaced UDP test (-R 0)", "give -R");
+	p.rr = 1;
+	assert_refused(&l, &p, "-u --rr cannot be paced, and this listener "
+	    "takes at most 1 Mbit/s of UDP", "without --max-rate");
 }
 
 static void
