@@ -377,6 +377,7 @@ deb:
 # may hide a system ttcp.
 install-ttcp: install
 	ln -sf gigebench $(DESTDIR)$(BINDIR)/ttcp
+	ln -sf gigebench $(DESTDIR)$(COMPDIR)/ttcp
 
 clean:
 	rm -rf build build-asan

@@ -8,7 +8,7 @@
 #   3. dpkg -i installs the binary, the man page, the README, the bash
 #      completion (the same file as contrib's), the unit (ExecStart at
 #      /usr/bin, not enabled), and "ttcp" as an alternative that runs the
-#      classic mode;
+#      classic mode, whose completion bash loads by that name;
 #   4. the unit's ExecStart, run as the unit runs it (an unprivileged
 #      user, no privileges), serves one loopback test;
 #   5. dpkg --purge leaves nothing: dpkg -L empty, no file, no unit, no
@@ -35,6 +35,7 @@ if dpkg -s gigebench >/dev/null 2>&1; then
 	skip_or_fail "a gigebench package is installed here; this test would purge it"
 	exit $?
 fi
+compdir=/usr/share/bash-completion/completions
 ttcp_before=
 [ -e /usr/bin/ttcp ] && ttcp_before=$(readlink -f /usr/bin/ttcp)
 
@@ -125,6 +126,12 @@ if [ -z "$ttcp_before" ]; then
 	ttcp -h >"$tmp/ttcp.h" 2>&1
 	check "ttcp runs the classic mode (its usage names ttcp -t/-r)" \
 	    grep -q 'ttcp -t' "$tmp/ttcp.h"
+	# What bash-completion's loader finds for "ttcp <TAB>" in a new shell.
+	comp=$(bash -c '. /usr/share/bash-completion/bash_completion
+	    _completion_loader ttcp >/dev/null 2>&1; complete -p ttcp' 2>&1)
+	check "ttcp's completion loads by its name: gigebench's ($comp)" \
+	    all [ "$(readlink -f "$compdir/ttcp")" = "$compdir/gigebench" ] \
+	    -- grep -q _gigebench <<<"$comp"
 else
 	check "ttcp stays $ttcp_before (gigebench's alternative is lower)" \
 	    [ "$(readlink -f /usr/bin/ttcp)" = "$ttcp_before" ]
@@ -175,6 +182,11 @@ for f in /usr/bin/gigebench /usr/share/man/man1/gigebench.1.gz \
     /etc/systemd/system/multi-user.target.wants/gigebench.service; do
 	[ -e "$f" ] && left="$left $f"
 done
+# A completions/ttcp of gigebench's, or one left dangling.
+if [ -L "$compdir/ttcp" ] && { [ ! -e "$compdir/ttcp" ] ||
+    [ "$(readlink -f "$compdir/ttcp")" = "$compdir/gigebench" ]; }; then
+	left="$left $compdir/ttcp"
+fi
 check "no file left${left:+ (left:$left)}" [ -z "$left" ]
 check "no ttcp alternative of gigebench left" \
     all [ -z "$(update-alternatives --list ttcp 2>/dev/null | grep gigebench)" ] \
