@@ -389,25 +389,32 @@ def answered(s, request=b"g"):
         s.close()
 
 
+def trickle_start(port, keep):
+    """A hand-made --crr client of one stream and 1 MiB requests: its
+    control connection (the accept's type and body, the start's type)
+    and its token; the stream's connection goes into keep."""
+    ctl = socket.create_connection((gbpeer.HOST, port), 3)
+    keep.append(ctl)
+    ctl.settimeout(3)
+    ctl.sendall(gbpeer.frame(1, {
+        "program": "gigebench", "version": "1",
+        "params": gbhello.params(rr=True, crr=True, nodelay=True,
+                                 duration_ms=1000, req_size=1048576,
+                                 resp_size=1)}))
+    typ, acc = recv_msg(ctl)
+    tok = acc.get("token", "")
+    keep.append(socket.create_connection((gbpeer.HOST, port)))
+    keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": 0}))
+    return typ, acc, recv_msg(ctl)[0], tok
+
+
 def case_trickle(tmp):
     """A --crr transaction's request a byte at a time, under the timeout."""
     lst = gbpeer.Listener(tmp, "--max-duration", "2", "--silent-timeout",
                           "2", probe="ss")
-    ctl, keep, stop = None, [], threading.Event()
-    t0 = time.monotonic()
+    keep, stop = [], threading.Event()
     try:
-        ctl = socket.create_connection((gbpeer.HOST, lst.port), 3)
-        ctl.settimeout(3)
-        ctl.sendall(gbpeer.frame(1, {
-            "program": "gigebench", "version": "1",
-            "params": gbhello.params(rr=True, crr=True, nodelay=True,
-                                     duration_ms=1000, req_size=1048576,
-                                     resp_size=1)}))
-        typ, acc = recv_msg(ctl)
-        tok = acc.get("token", "")
-        keep.append(socket.create_connection((gbpeer.HOST, lst.port)))
-        keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": 0}))
-        start = recv_msg(ctl)[0]
+        typ, acc, start, tok = trickle_start(lst.port, keep)
         if not check("trickle: the hand-made --crr client is started",
                      typ == 2 and start == 5, str(acc)):
             return
@@ -423,7 +430,7 @@ def case_trickle(tmp):
                     return
                 stop.wait(0.5)
         threading.Thread(target=trickle, daemon=True).start()
-        r, waited = None, 0.0
+        r = None
         while time.monotonic() - t0 < 12:
             r = gbpeer.client(lst.port, "-T", "0.2")
             if r.rc == 0:
@@ -436,20 +443,8 @@ def case_trickle(tmp):
         check("trickle: a real test runs within --max-duration + "
               "--silent-timeout + 2 s", r is not None and r.rc == 0 and
               waited < 6.0, "%.1f s: %s" % (waited, r.why() if r else ""))
-        ctl.close()
-        ctl = None
         # A second one, held while the listener is asked to stop.
-        ctl = socket.create_connection((gbpeer.HOST, lst.port), 3)
-        ctl.settimeout(3)
-        ctl.sendall(gbpeer.frame(1, {
-            "program": "gigebench", "version": "1",
-            "params": gbhello.params(rr=True, crr=True, nodelay=True,
-                                     duration_ms=1000, req_size=1048576,
-                                     resp_size=1)}))
-        tok = recv_msg(ctl)[1].get("token", "")
-        keep.append(socket.create_connection((gbpeer.HOST, lst.port)))
-        keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": 0}))
-        recv_msg(ctl)
+        tok = trickle_start(lst.port, keep)[3]
         conn2 = crr_conn(lst.port, tok, 0)
         keep.append(conn2)
         conn2.send(b"x")
@@ -466,7 +461,7 @@ def case_trickle(tmp):
               lst.p.poll() is not None and gone < 2.0, "%.1f s" % gone)
     finally:
         stop.set()
-        for s in keep + ([ctl] if ctl else []):
+        for s in keep:
             s.close()
         lst.stop()
 
