@@ -308,6 +308,11 @@ crr_ask_open(struct stream_io *io, char *err, size_t errlen)
 	}
 	if (rr_ask_open(io, err, errlen) == -1)
 		return -1;
+	if (pthread_mutex_init(&c->cur_lock, NULL) != 0) {
+		snprintf(err, errlen, "cannot make --crr's connection lock");
+		return -1;
+	}
+	c->cur_locked = 1;
 	/* The data message, then the request: one send() each. */
 	if ((buf = malloc(c->msglen + io->buflen)) == NULL) {
 		snprintf(err, errlen, "out of memory for --crr's buffer");
@@ -319,6 +324,25 @@ crr_ask_open(struct stream_io *io, char *err, size_t errlen)
 	io->buf = buf;
 	io->buflen += c->msglen;
 	return 0;
+}
+
+/*
+ * The asker's connection of the transaction under way, for crr_abort to
+ * shut down (under the lock: the number cannot be closed and reused in
+ * between); -1 when the test is aborted already.
+ */
+static int
+crr_cur(struct stream_crr *c, int fd)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&c->cur_lock);
+	if (fd >= 0 && atomic_load(&c->aborted))
+		rc = -1;
+	else
+		c->cur = fd;
+	pthread_mutex_unlock(&c->cur_lock);
+	return rc;
 }
 
 /* One transaction on a new connection: connect, ask, await, close. */
@@ -341,6 +365,12 @@ crr_once(struct stream_io *io)
 	}
 	stream_bump(&c->conns);
 	sock_set_timeouts(fd, io->silent_ms);
+	if (crr_cur(c, fd) == -1) {
+		close(fd);
+		errno = ECANCELED;	/* aborted: stream_error says nothing */
+		io->what = "connecting for a transaction";
+		return -1;
+	}
 	if ((rc = rr_send(io, fd, io->buf, c->msglen + rr->req,
 	    c->msglen, 0)) == -1)
 		io->what = "sending a request";
@@ -351,6 +381,7 @@ crr_once(struct stream_io *io)
 	} else
 		rr_done(rr, monotime_ns() - t0);
 	saved = errno;
+	crr_cur(c, -1);
 	close(fd);
 	errno = saved;
 	return rc == -1 ? -1 : 0;
@@ -405,6 +436,9 @@ crr_close(struct stream_io *io)
 	if (c->wake >= 0)
 		close(c->wake);
 	c->wake = -1;
+	if (c->cur_locked)
+		pthread_mutex_destroy(&c->cur_lock);
+	c->cur_locked = 0;
 }
 
 /*
@@ -504,6 +538,12 @@ crr_abort(struct stream_io *io)
 	atomic_store(&c->aborted, 1);
 	if (c->wake >= 0 && write(c->wake, &one, sizeof(one)) == -1) {
 		/* A counter short of overflowing: the thread is awake. */
+	}
+	if (c->cur_locked) {	/* the asker: out of its transaction */
+		pthread_mutex_lock(&c->cur_lock);
+		if (c->cur >= 0)
+			shutdown(c->cur, SHUT_RDWR);
+		pthread_mutex_unlock(&c->cur_lock);
 	}
 }
 

@@ -48,7 +48,8 @@ int	crr_answer(struct stream_io *);
 int	crr_give(struct stream_io *, int fd);
 /*
  * The event loop, at an abort: the answerer leaves the connection it
- * serves (ECANCELED) or its wait for the next one.
+ * serves (ECANCELED) or its wait for the next one; the asker's
+ * transaction under way ends (its connection shut down).
  */
 void	crr_abort(struct stream_io *);
 /* stream_io_close: a connection never taken, the eventfd. */

@@ -87,13 +87,14 @@ stream_error(struct stream *s, const char *what, int errnum)
 
 /*
  * A stream's thread out of whatever it waits for: its connection shut
- * down, and --crr's answerer out of the connection it serves.
+ * down, and --crr's out of the transaction's connection.
  */
 static void
 stream_shut(struct stream *s)
 {
 	shutdown(s->fd, SHUT_RDWR);
-	if (s->opened && s->io.path == GB_PATH_CRR_ANSWER)
+	if (s->opened && (s->io.path == GB_PATH_CRR_ANSWER ||
+	    s->io.path == GB_PATH_CRR_ASK))
 		crr_abort(&s->io);
 }
 

@@ -41,6 +41,10 @@ and -u in rr_udp.py (its cases run after these):
               it was handed over, says so, and a real test runs within
               --max-duration + --silent-timeout + 2 s; while the trickle
               goes on, SIGTERM ends the listener within 2 s.
+  crr interrupt
+              SIGINT to a --crr client while its listener is stopped
+              (SIGSTOP) in the middle of a transaction: the client ends
+              within 2 s (not after its silent timeout), interrupted.
   thief       a hand-made --crr client (tests/lib/gbhello.py's hello)
               with its token: a transaction by hand is answered; the
               same token from another address of this host
@@ -76,6 +80,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -466,6 +471,27 @@ def case_trickle(tmp):
         lst.stop()
 
 
+def case_crr_interrupt(tmp):
+    """SIGINT to a --crr client whose listener stopped answering."""
+    lst = gbpeer.Listener(tmp, probe="ss")
+    try:
+        c = gbpeer.client_start(lst.port, "--crr", "-T", "20")
+        time.sleep(1.0)
+        os.kill(lst.p.pid, signal.SIGSTOP)
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        c.send_signal(signal.SIGINT)
+        r = gbpeer.client_wait(c, timeout=15)
+        took = time.monotonic() - t0
+    finally:
+        os.kill(lst.p.pid, signal.SIGCONT)
+        lst.stop()
+    check("crr interrupt: SIGINT ends a --crr client within 2 s while its "
+          "transaction waits on a stopped listener",
+          took < 2.0 and "interrupted" in r.err,
+          "%.1f s: %s" % (took, r.why(300)))
+
+
 def case_thief(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     ctl, keep = None, []
@@ -666,6 +692,7 @@ def main():
         case_crr_psk(tmp)
         case_strangers(tmp)
         case_trickle(tmp)
+        case_crr_interrupt(tmp)
         case_thief(tmp)
         case_refusals(tmp)
         case_sweep(tmp)

@@ -113,8 +113,9 @@ struct stream_dg {
  * client.c encoded it), before each request.  On the listener the event
  * loop hands each such connection, its token checked, to the answerer:
  * crr_give stores it in `next` and wakes the thread by the eventfd
- * `wake`, which crr_abort also uses.  conns: connections made (asker)
- * or answered (listener).
+ * `wake`, which crr_abort also uses; on the asker, crr_abort shuts down
+ * the connection of the transaction under way (`cur`).  conns:
+ * connections made (asker) or answered (listener).
  */
 struct stream_crr {
 	const struct sock_addr	*to;
@@ -124,7 +125,11 @@ struct stream_crr {
 	size_t			 msglen;
 	int			 wake;		/* answerer: eventfd, else -1 */
 	atomic_int		 next;		/* answerer: a socket, or -1 */
-	atomic_int		 aborted;	/* answerer: crr_abort */
+	atomic_int		 aborted;	/* crr_abort */
+	/* The asker: its transaction's connection, for crr_abort. */
+	pthread_mutex_t		 cur_lock;
+	int			 cur_locked;	/* cur_lock was made */
+	int			 cur;		/* the connection, or -1 */
 	_Atomic uint64_t	 conns;
 };
 
