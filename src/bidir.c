@@ -95,14 +95,18 @@ bidir_line_dir(const struct gb_irq_line *l)
 {
 	int rx = has_part(l->actions, "rx"), tx = has_part(l->actions, "tx");
 
-	return rx && !tx ? 1 : tx && !rx ? 2 : 0;
+	if ((rx && tx) || strcasestr(l->actions, "txrx") != NULL ||
+	    strcasestr(l->actions, "rxtx") != NULL)
+		return 3;
+	return rx ? 1 : tx ? 2 : 0;
 }
 
 /*
- * Lines that name neither direction ("eth0", a link or misc vector) are
- * left out when they took at most BIDIR_OTHER_PCT of the interrupts, and
- * the note says so; more, or no rx or tx line at all, and the host's
- * interrupts cannot be split.
+ * A line that serves both directions (eth0-TxRx-0) and the host's
+ * interrupts cannot be split.  Lines that name no direction ("eth0", a
+ * link or misc vector) are left out when they took at most
+ * BIDIR_OTHER_PCT of the interrupts, and the note says so; more, or no
+ * rx or tx line at all, and nothing is split.
  */
 #define BIDIR_OTHER_PCT	1.0
 
@@ -120,7 +124,13 @@ bidir_irq_split(const struct gb_iface_figures *f, struct bidir_irq *b)
 		return;
 	}
 	for (i = 0; i < f->nlines; i++) {
-		if ((dir = bidir_line_dir(&f->lines[i])) != 0) {
+		if ((dir = bidir_line_dir(&f->lines[i])) == 3) {
+			snprintf(b->note, sizeof(b->note), "%.40s serves both "
+			    "directions: not split", f->lines[i].actions);
+			b->rx_irqs = b->tx_irqs = 0;
+			return;
+		}
+		if (dir != 0) {
 			*(dir == 1 ? &b->rx_irqs : &b->tx_irqs) +=
 			    f->lines[i].count;
 			continue;
@@ -133,8 +143,9 @@ bidir_irq_split(const struct gb_iface_figures *f, struct bidir_irq *b)
 	all = b->rx_irqs + b->tx_irqs + other;
 	if (big != NULL && (b->rx_irqs + b->tx_irqs == 0 ||
 	    (double)other > BIDIR_OTHER_PCT / 100 * (double)all)) {
-		snprintf(b->note, sizeof(b->note), "%.40s serves both "
-		    "directions: not split", big->actions);
+		snprintf(b->note, sizeof(b->note), "%.32s names no direction "
+		    "(%" PRIu64 " of %" PRIu64 " irqs): not split",
+		    big->actions, other, all);
 		b->rx_irqs = b->tx_irqs = 0;
 		return;
 	}

@@ -91,7 +91,7 @@ diag_rr_loss(struct gb_result *r)
 
 /*
  * The interrupt line that took most of an end's interrupts, as a clause:
- * "; queue eth0-TxRx-1 (IRQ 41) took 96 % of its irqs, on CPU 1".
+ * "; its queue eth0-TxRx-1 (IRQ 41) took 96 % of the irqs, on CPU 1".
  */
 static void
 diag_rr_queue(const struct gb_side *s, char *buf, size_t len)
@@ -108,15 +108,16 @@ diag_rr_queue(const struct gb_side *s, char *buf, size_t len)
 			top = &f->lines[i];
 	if (top == NULL || top->count == 0)
 		return;
-	snprintf(buf, len, "; queue %.24s (IRQ %.8s) took %.0f %% of its "
-	    "irqs, on CPU %.16s", top->actions, top->name,
+	snprintf(buf, len, "; its queue %.16s (IRQ %.6s) took %.0f %% of the "
+	    "irqs, on CPU %.10s", top->actions, top->name,
 	    100.0 * (double)top->count / (double)f->interrupts, top->cpus);
 }
 
 /*
  * A high median with a CPU that is not idle: the busier end's busiest
  * CPU, how much of the host is interrupts and softirqs there, the
- * process's own share, and the queue that took its interrupts.
+ * process's own share, and the queue that took its interrupts.  At most
+ * 219 characters, as the finding's text holds 223.
  */
 static void
 diag_rr_busy(struct gb_result *r, const struct gb_rr_figures *f, double p50)
@@ -131,11 +132,10 @@ diag_rr_busy(struct gb_result *r, const struct gb_rr_figures *f, double p50)
 	side = s == a ? "sender" : "receiver";
 	other = s == a ? "receiver" : "sender";
 	diag_rr_queue(s, q, sizeof(q));
-	diag_add(r, "rr_busy_end", side, "P50 %.1f us, %.0f trans/s; the "
-	    "%s's cpu%d %.0f %% busy (the %s's busiest %.0f %%) looks "
-	    "responsible (host %.1f %% irq, %.1f %% softirq, process "
-	    "%.0f %%)%s", p50, f->per_s, side, s->host_cpu.max_cpu,
-	    s->host_cpu.max_cpu_busy_pct, other,
+	diag_add(r, "rr_busy_end", side, "P50 %.0f us, %.0f trans/s: %s's "
+	    "cpu%d is %.0f %% busy (%s's busiest %.0f %%; host %.0f %% irq, "
+	    "%.0f %% softirq, process %.0f %%)%s", p50, f->per_s, side,
+	    s->host_cpu.max_cpu, s->host_cpu.max_cpu_busy_pct, other,
 	    (s == a ? b : a)->host_cpu.max_cpu_busy_pct,
 	    s->host_cpu.irq_pct, s->host_cpu.softirq_pct,
 	    s->cpu.process_pct, q);

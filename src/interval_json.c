@@ -9,12 +9,15 @@
 
 #include <jansson.h>
 
+#include "base/params.h"
 #include "codec/interval_json.h"
 #include "codec/member.h"
 #include "side_member.h"
 
 /* A host's CPUs, as many as the kernel's NR_CPUS can be. */
 #define INTERVAL_MAX_CPUS	8192
+/* A slice ends within the longest test: -T, --omit, and as much again. */
+#define INTERVAL_MAX_S	(2.0 * (GB_MAX_DURATION_MS + GB_MAX_OMIT_MS) / 1e3)
 
 static json_t *
 interval_tcp_json(const struct gb_interval *iv)
@@ -154,6 +157,11 @@ interval_in_costs(struct side_in *in, const json_t *j, struct gb_interval *iv)
 	if ((iv->has_softirq = side_member_uint(in, j, "net_rx_softirqs",
 	    UINT64_MAX, a, &iv->net_rx_softirqs)) == -1)
 		return -1;
+	/* No process has more CPU time than its host's CPUs in the slice. */
+	if (iv->proc_cpu_s > (iv->end_s - iv->start_s) * INTERVAL_MAX_CPUS)
+		return side_member_fail(in, "process_cpu_s", "is more than "
+		    "%d CPUs' time in the slice: %g", INTERVAL_MAX_CPUS,
+		    iv->proc_cpu_s);
 	return 0;
 }
 
@@ -228,6 +236,11 @@ interval_from_json(const json_t *j, struct gb_interval *iv, char *err,
 	if (iv->end_s <= iv->start_s) {
 		snprintf(err, errlen, "the interval's end (%g s) is not after "
 		    "its start (%g s)", iv->end_s, iv->start_s);
+		return -1;
+	}
+	if (iv->end_s > INTERVAL_MAX_S) {
+		snprintf(err, errlen, "the interval's end (%g s) is past the "
+		    "longest test (%g s)", iv->end_s, INTERVAL_MAX_S);
 		return -1;
 	}
 	if (interval_in_udp(&in, j, iv) == -1 ||

@@ -3,6 +3,7 @@
  * sides are known.  Units as ttcp and nuttcp: Mbps is 10^6 bit/s, MB is
  * 2^20 bytes.  Pure arithmetic; no I/O, no formatting.
  */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -84,6 +85,9 @@ result_iv_cost(const struct gb_interval *iv, struct gb_cost *c)
 		c->irq = (double)iv->interrupts / n;
 	if ((c->has_softirq = iv->has_softirq))
 		c->softirq = (double)iv->net_rx_softirqs / n;
+	/* Figures no host makes (a peer's) give no cost, never an inf. */
+	if (!isfinite(c->cpu_us) || !isfinite(c->host_us))
+		memset(c, 0, sizeof(*c));
 }
 
 void

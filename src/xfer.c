@@ -423,8 +423,9 @@ xfer_streams(struct xfer *x, const struct xfer_config *c, char *err,
 
 		for (i = 0; i < x->n; i++)
 			sfd[i] = x->s[i].fd;
-		xfer_slice_init(&x->slice, x->ms.roots, x->ms.ifname,
-		    x->is_tx && !x->p.udp, sfd, x->n);
+		/* The interface's lines, a big file on big hosts: --rr's. */
+		xfer_slice_init(&x->slice, x->ms.roots, x->p.rr ?
+		    x->ms.ifname : "", x->is_tx && !x->p.udp, sfd, x->n);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
 	x->began = x->start;
@@ -568,9 +569,11 @@ xfer_free(struct xfer *x)
 	if (x == NULL)
 		return;
 	xfer_free(x->rev);
-	for (i = 0; i < x->n; i++) {
+	/* All ended before any is closed: one's streams_stop reaches all. */
+	for (i = 0; i < x->n; i++)
 		if (x->s[i].started)
 			pthread_join(x->s[i].tid, NULL);
+	for (i = 0; i < x->n; i++) {
 		if (x->s[i].opened)
 			stream_io_close(&x->s[i].io);
 		if (x->s[i].x != NULL && x->s[i].fd >= 0)

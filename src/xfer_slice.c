@@ -96,7 +96,7 @@ slice_host(struct xfer_slice *sl, struct gb_interval *iv)
 	now = hoststat_take(sl->roots, sl->ifname, err, sizeof(err));
 	if (now != NULL && sl->host != NULL) {
 		hoststat_diff(sl->host, now, 0, &hc, &f, &pc, NULL);
-		if (hc.has) {
+		if (hc.has && hc.ncpus > 0) {
 			iv->has_host = 1;
 			iv->host_busy_pct = hc.busy_pct;
 			iv->host_max_cpu_pct = hc.max_cpu_busy_pct;

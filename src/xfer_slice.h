@@ -24,7 +24,10 @@ struct xfer_slice {
 	struct hoststat	*host;		/* the host then, or NULL */
 };
 
-/* The baseline, right before the first byte; ifname's counters. */
+/*
+ * The baseline, right before the first byte; ifname's counters ("": no
+ * interface's, the interrupts unknown).
+ */
 void	xfer_slice_init(struct xfer_slice *, const struct hoststat_roots *,
 	    const char *ifname, int tcp, const int *fds, unsigned n);
 /* A slice of slice_s seconds ends: its TCP and host figures into iv. */

@@ -475,8 +475,10 @@ def case_crr_interrupt(tmp):
     """SIGINT to a --crr client whose listener stopped answering."""
     lst = gbpeer.Listener(tmp, probe="ss")
     try:
-        c = gbpeer.client_start(lst.port, "--crr", "-T", "20")
-        time.sleep(1.0)
+        c = gbpeer.client_start(lst.port, "--crr", "-T", "20",
+                                "--json-stream")
+        c.stdout.readline()             # "start": the test runs
+        time.sleep(0.5)
         os.kill(lst.p.pid, signal.SIGSTOP)
         time.sleep(0.5)
         t0 = time.monotonic()

@@ -38,9 +38,10 @@ test_line_dir(void **state)
 		int		 dir;
 	} cases[] = {
 		{ "eth0-rx-0", 1 }, { "eth0-tx-3", 2 }, { "enp3s0-rx-12", 1 },
-		{ "eth0-TxRx-0", 0 }, { "mlx5_comp0@pci:0000:03:00.0", 0 },
-		{ "eth0", 0 }, { "iwlwifi", 0 }, { "eth0-rxtx-1", 0 },
-		{ "eth0-RX-1", 1 }, { "prefix-rx-1, eth1-tx-1", 0 },
+		{ "eth0-TxRx-0", 3 }, { "mlx5_comp0@pci:0000:03:00.0", 0 },
+		{ "eth0", 0 }, { "iwlwifi", 0 }, { "eth0-rxtx-1", 3 },
+		{ "eth0-RX-1", 1 }, { "prefix-rx-1, eth1-tx-1", 3 },
+		{ "eth0-misc", 0 },
 	};
 	struct gb_irq_line l;
 	size_t i;
@@ -131,8 +132,17 @@ test_split_link_vector(void **state)
 	bidir_irq_split(&f, &b);
 	assert_false(b.has);
 	assert_int_equal(b.rx_irqs + b.tx_irqs, 0);
-	assert_string_equal(b.note, "eth0 serves both directions: not split");
+	assert_string_equal(b.note, "eth0 names no direction (101 of 10001 "
+	    "irqs): not split");
+	f.nlines = 1;			/* a TxRx line, however few: no split */
+	f.interrupts = 6000;
+	line(&f, "eth0-TxRx-2", 1);
+	bidir_irq_split(&f, &b);
+	assert_false(b.has);
+	assert_string_equal(b.note,
+	    "eth0-TxRx-2 serves both directions: not split");
 	f.nlines = 0;			/* a lone link vector: no split */
+	f.interrupts = 0;
 	line(&f, "eth0", 5);
 	bidir_irq_split(&f, &b);
 	assert_false(b.has);

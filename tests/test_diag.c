@@ -905,11 +905,10 @@ test_rr(void **state)
 	assert_int_equal(count_code(r, "rr_busy_end"), 1);
 	assert_string_equal(r->findings[0].code, "rr_busy_end");
 	assert_string_equal(r->findings[0].side, "receiver");
-	assert_string_equal(r->findings[0].text, "P50 300.0 us, 2000 "
-	    "trans/s; the receiver's cpu1 80 % busy (the sender's busiest "
-	    "31 %) looks responsible (host 2.0 % irq, 35.0 % softirq, "
-	    "process 40 %); queue eth0-TxRx-1 (IRQ 42) took 96 % of its "
-	    "irqs, on CPU 1");
+	assert_string_equal(r->findings[0].text, "P50 300 us, 2000 "
+	    "trans/s: receiver's cpu1 is 80 % busy (sender's busiest 31 %; "
+	    "host 2 % irq, 35 % softirq, process 40 %); its queue "
+	    "eth0-TxRx-1 (IRQ 42) took 96 % of the irqs, on CPU 1");
 	free(r);
 
 	/* Without interrupt lines (veth, loopback): no queue named. */

@@ -889,6 +889,13 @@ static const struct bad_body bad_bodies[] = {
 	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
 	    "\"transactions\":null,\"latency\":null,\"process_cpu_s\":1,"
 	    "\"interrupts\":null}}", "net_rx_softirqs is missing" },
+	{ PROTO_INTERVAL, IV_HEAD "\"tcp\":null,\"host_cpu\":null,"
+	    "\"transactions\":1,\"latency\":null,\"process_cpu_s\":1e305,"
+	    "\"interrupts\":null,\"net_rx_softirqs\":null}}",
+	    "process_cpu_s is more than 8192 CPUs' time in the slice" },
+	{ PROTO_INTERVAL, "{\"interval\":{\"omitted\":false,\"reverse\":"
+	    "false,\"start\":0,\"end\":1e305,\"bytes\":10}}",
+	    "end (1e+305 s) is past the longest test" },
 };
 
 static void

@@ -47,7 +47,10 @@ struct bidir_irq {
 	char		note[96];	/* why not split, or what was left out */
 };
 
-/* 1: "rx", 2: "tx", 0: both or neither, of one line's actions. */
+/*
+ * Of one line's actions: 1 "rx", 2 "tx", 3 both ("eth0-TxRx-0", or an rx
+ * and a tx part), 0 neither ("eth0", "mlx5_comp0@pci:...").
+ */
 int	bidir_line_dir(const struct gb_irq_line *);
 void	bidir_irq_split(const struct gb_iface_figures *, struct bidir_irq *);
 
