@@ -85,10 +85,7 @@ stream_error(struct stream *s, const char *what, int errnum)
 		    strerror(errnum));
 }
 
-/*
- * A stream's thread out of whatever it waits for: its connection shut
- * down, and --crr's out of the transaction's connection.
- */
+/* A stream's thread out of its wait: --crr's out of its transaction too. */
 static void
 stream_shut(struct stream *s)
 {
