@@ -14,8 +14,6 @@
 #include "codec/member.h"
 #include "side_member.h"
 
-/* A host's CPUs, as many as the kernel's NR_CPUS can be. */
-#define INTERVAL_MAX_CPUS	8192
 /* A slice ends within the longest test: -T, --omit, and as much again. */
 #define INTERVAL_MAX_S	(2.0 * (GB_MAX_DURATION_MS + GB_MAX_OMIT_MS) / 1e3)
 
@@ -135,9 +133,9 @@ interval_in_host(struct side_in *in, const json_t *j, struct gb_interval *iv)
 		    "busy_pct" : "max_cpu_busy_pct", "is over 100");
 	if (side_member_int(in, o, "ncpus", y, &iv->host_ncpus) == -1)
 		return -1;
-	if (iv->host_ncpus < 1 || iv->host_ncpus > INTERVAL_MAX_CPUS)
+	if (iv->host_ncpus < 1 || iv->host_ncpus > GB_MAX_CPUS)
 		return side_member_fail(in, "ncpus", "is out of range (1-%d): "
-		    "%d", INTERVAL_MAX_CPUS, iv->host_ncpus);
+		    "%d", GB_MAX_CPUS, iv->host_ncpus);
 	return 1;
 }
 
@@ -152,15 +150,14 @@ interval_in_costs(struct side_in *in, const json_t *j, struct gb_interval *iv)
 	if ((iv->has_proc = side_member_real(in, j, "process_cpu_s", a,
 	    &iv->proc_cpu_s)) == -1 ||
 	    (iv->has_irq = side_member_uint(in, j, "interrupts", UINT64_MAX,
-	    a, &iv->interrupts)) == -1)
-		return -1;
-	if ((iv->has_softirq = side_member_uint(in, j, "net_rx_softirqs",
+	    a, &iv->interrupts)) == -1 ||
+	    (iv->has_softirq = side_member_uint(in, j, "net_rx_softirqs",
 	    UINT64_MAX, a, &iv->net_rx_softirqs)) == -1)
 		return -1;
 	/* No process has more CPU time than its host's CPUs in the slice. */
-	if (iv->proc_cpu_s > (iv->end_s - iv->start_s) * INTERVAL_MAX_CPUS)
+	if (iv->proc_cpu_s > (iv->end_s - iv->start_s) * GB_MAX_CPUS)
 		return side_member_fail(in, "process_cpu_s", "is more than "
-		    "%d CPUs' time in the slice: %g", INTERVAL_MAX_CPUS,
+		    "%d CPUs' time in the slice: %g", GB_MAX_CPUS,
 		    iv->proc_cpu_s);
 	return 0;
 }

@@ -17,6 +17,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/units.h"
 #include "out/report.h"
@@ -91,6 +92,7 @@ iv_per_s(const struct gb_interval *iv)
 	return s > 0 ? (double)iv->transactions / s : 0;
 }
 
+/* v with prec decimals, or "-" (this line's unknown, report_fmt's "n/a"). */
 static const char *
 iv_real(char *buf, size_t len, int has, int prec, double v)
 {
@@ -100,38 +102,23 @@ iv_real(char *buf, size_t len, int has, int prec, double v)
 	return buf;
 }
 
-static int
-iv_has_cost(const struct gb_interval *iv)
-{
-	struct gb_cost c;
-
-	if (iv == NULL)
-		return 0;
-	result_iv_cost(iv, &c);
-	return c.has;
-}
-
 /*
  * --rr: what one of the slice's transactions cost an end: "TX 14.0/69.4
  * us 0.98 irq 2.00 sirq", process/host CPU, interrupts, NET_RX softirqs.
  */
 static void
-iv_cost(FILE *fp, const struct gb_interval *iv, const char *end)
+iv_cost(FILE *fp, const struct gb_cost *c, const char *end)
 {
-	struct gb_cost c;
 	char h[IV_TOKLEN], i[IV_TOKLEN], q[IV_TOKLEN];
 
-	if (iv == NULL)
-		return;
-	result_iv_cost(iv, &c);
-	if (!c.has) {
+	if (!c->has) {
 		fprintf(fp, "%s -", end);
 		return;
 	}
-	fprintf(fp, "%s %.1f/%s us %s irq %s sirq", end, c.cpu_us,
-	    iv_real(h, sizeof(h), c.has_host, 1, c.host_us),
-	    iv_real(i, sizeof(i), c.has_irq, 2, c.irq),
-	    iv_real(q, sizeof(q), c.has_softirq, 2, c.softirq));
+	fprintf(fp, "%s %.1f/%s us %s irq %s sirq", end, c->cpu_us,
+	    iv_real(h, sizeof(h), c->has_host, 1, c->host_us),
+	    iv_real(i, sizeof(i), c->has_irq, 2, c->irq),
+	    iv_real(q, sizeof(q), c->has_softirq, 2, c->softirq));
 }
 
 /*
@@ -143,23 +130,31 @@ static void
 iv_rr(FILE *fp, const struct gb_interval *iv, const struct gb_interval *peer,
     int is_tx)
 {
-	const struct gb_interval *ask = is_tx ? iv : peer;
-	const struct gb_interval *tx = is_tx ? iv : peer;
+	const struct gb_interval *tx = is_tx ? iv : peer;	/* the asker */
 	const struct gb_interval *rx = is_tx ? peer : iv;
+	struct gb_cost ct, cr;
 
 	fprintf(fp, "%s %6.2f-%6.2f sec %10.2f trans/s",
 	    report_side_prefix(is_tx), iv->start_s, iv->end_s, iv_per_s(iv));
-	if (ask != NULL && ask->has_latency)
+	if (tx != NULL && tx->has_latency)
 		fprintf(fp, "  P50 %.1f us P99 %.1f us max %.1f us",
-		    ask->p50_us, ask->p99_us, ask->max_us);
+		    tx->p50_us, tx->p99_us, tx->max_us);
 	if (peer != NULL && peer->has_rr)
 		fprintf(fp, "  %s %10.2f trans/s", is_tx ? "RX" : "TX",
 		    iv_per_s(peer));
 	iv_host(fp, tx, rx);
-	if (iv_has_cost(tx) || iv_has_cost(rx)) {
+	memset(&ct, 0, sizeof(ct));
+	memset(&cr, 0, sizeof(cr));
+	if (tx != NULL)
+		result_iv_cost(tx, &ct);
+	if (rx != NULL)
+		result_iv_cost(rx, &cr);
+	if (ct.has || cr.has) {
 		fputs("  /trans", fp);
-		iv_cost(fp, tx, " TX");
-		iv_cost(fp, rx, tx != NULL ? "  RX" : " RX");
+		if (tx != NULL)
+			iv_cost(fp, &ct, " TX");
+		if (rx != NULL)
+			iv_cost(fp, &cr, tx != NULL ? "  RX" : " RX");
 	}
 	fputc('\n', fp);
 }

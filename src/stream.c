@@ -32,6 +32,7 @@ stream_io_init(struct stream_io *io, int fd, int path, size_t len,
 	io->rr.crr.wake = -1;
 	atomic_init(&io->rr.crr.next, -1);
 	atomic_init(&io->rr.crr.aborted, 0);
+	io->rr.crr.cur_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	io->rr.crr.cur = -1;
 }
 

@@ -291,7 +291,7 @@ rr_answer(struct stream_io *io)
  * with EADDRNOTAVAIL, which the error says in words.
  */
 #define CRR_SLOW "a transaction's connection outlasted the silent " \
-	"timeout"
+	"timeout (its request, answer and close)"
 #define CRR_NO_PORT "connecting for a transaction (no local port left: each " \
 	"closed connection holds one in TIME_WAIT for 60 s; widen " \
 	"net.ipv4.ip_local_port_range or run a shorter test)"
@@ -308,11 +308,6 @@ crr_ask_open(struct stream_io *io, char *err, size_t errlen)
 	}
 	if (rr_ask_open(io, err, errlen) == -1)
 		return -1;
-	if (pthread_mutex_init(&c->cur_lock, NULL) != 0) {
-		snprintf(err, errlen, "cannot make --crr's connection lock");
-		return -1;
-	}
-	c->cur_locked = 1;
 	/* The data message, then the request: one send() each. */
 	if ((buf = malloc(c->msglen + io->buflen)) == NULL) {
 		snprintf(err, errlen, "out of memory for --crr's buffer");
@@ -436,9 +431,7 @@ crr_close(struct stream_io *io)
 	if (c->wake >= 0)
 		close(c->wake);
 	c->wake = -1;
-	if (c->cur_locked)
-		pthread_mutex_destroy(&c->cur_lock);
-	c->cur_locked = 0;
+	pthread_mutex_destroy(&c->cur_lock);
 }
 
 /*
@@ -505,27 +498,21 @@ crr_serve(struct stream_io *io, int fd)
 	int rc;
 
 	stream_bump(&rr->crr.conns);
-	if (rr_recv(io, fd, io->buf, rr->req, 0, deadline) != 1) {
-		io->what = errno == ETIMEDOUT ? CRR_SLOW " reading its "
-		    "request" : "reading a request on its connection";
-		return -1;
+	if (rr_recv(io, fd, io->buf, rr->req, 0, deadline) != 1)
+		io->what = "reading a request on its connection";
+	else if (rr_send(io, fd, io->buf + rr->req, rr->resp, 0,
+	    deadline) == -1)
+		io->what = "answering on the request's connection";
+	else {
+		stream_bump(&rr->trans);
+		if ((rc = rr_recv(io, fd, &b, 1, 1, deadline)) == 0)
+			return 0;	/* the asker's FIN */
+		io->what = "awaiting the close of the request's connection";
+		if (rc == 1)
+			errno = EPROTO;	/* one transaction a connection */
 	}
-	if (rr_send(io, fd, io->buf + rr->req, rr->resp, 0, deadline) == -1) {
-		io->what = errno == ETIMEDOUT ? CRR_SLOW " answering" :
-		    "answering on the request's connection";
-		return -1;
-	}
-	stream_bump(&rr->trans);
-	while ((rc = crr_wait(io, fd, POLLIN, deadline)) == 0 &&
-	    (rc = (int)recv(fd, &b, 1, MSG_DONTWAIT)) == -1 &&
-	    (errno == EINTR || errno == EAGAIN))
-		;
-	if (rc == 0)
-		return 0;
-	io->what = errno == ETIMEDOUT ? CRR_SLOW " awaiting its close" :
-	    "awaiting the close of the request's connection";
-	if (rc > 0)
-		errno = EPROTO;	/* one transaction a connection */
+	if (errno == ETIMEDOUT)		/* crr_wait's: the deadline */
+		io->what = CRR_SLOW;
 	return -1;
 }
 
@@ -539,12 +526,10 @@ crr_abort(struct stream_io *io)
 	if (c->wake >= 0 && write(c->wake, &one, sizeof(one)) == -1) {
 		/* A counter short of overflowing: the thread is awake. */
 	}
-	if (c->cur_locked) {	/* the asker: out of its transaction */
-		pthread_mutex_lock(&c->cur_lock);
-		if (c->cur >= 0)
-			shutdown(c->cur, SHUT_RDWR);
-		pthread_mutex_unlock(&c->cur_lock);
-	}
+	pthread_mutex_lock(&c->cur_lock);	/* the asker's transaction */
+	if (c->cur >= 0)
+		shutdown(c->cur, SHUT_RDWR);
+	pthread_mutex_unlock(&c->cur_lock);
 }
 
 int

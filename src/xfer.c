@@ -90,8 +90,7 @@ static void
 stream_shut(struct stream *s)
 {
 	shutdown(s->fd, SHUT_RDWR);
-	if (s->opened && (s->io.path == GB_PATH_CRR_ANSWER ||
-	    s->io.path == GB_PATH_CRR_ASK))
+	if (s->opened)
 		crr_abort(&s->io);
 }
 

@@ -30,6 +30,9 @@ struct gb_proc_cpu {
 	double	process_pct;	/* user + sys */
 };
 
+/* The most CPUs a host has (the kernel's NR_CPUS at most). */
+#define GB_MAX_CPUS	8192
+
 /* Host CPU from /proc/stat: percent of all CPUs' time in the interval. */
 struct gb_host_cpu {
 	int	has;

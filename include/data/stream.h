@@ -128,7 +128,6 @@ struct stream_crr {
 	atomic_int		 aborted;	/* crr_abort */
 	/* The asker: its transaction's connection, for crr_abort. */
 	pthread_mutex_t		 cur_lock;
-	int			 cur_locked;	/* cur_lock was made */
 	int			 cur;		/* the connection, or -1 */
 	_Atomic uint64_t	 conns;
 };

@@ -13,7 +13,7 @@
 
 #include "base/result.h"
 
-#define CPUSTAT_MAX_CPUS	8192	/* cpuN lines with N above are skipped */
+#define CPUSTAT_MAX_CPUS	GB_MAX_CPUS	/* cpuN lines above: skipped */
 
 /* One "cpu" line; columns an old kernel does not print stay 0. */
 struct cpustat_ticks {
