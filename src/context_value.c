@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/context_value.h"
+#include "base/safetext.h"
 
 void
 context_init(struct gb_context *ctx)
@@ -24,11 +25,5 @@ context_init(struct gb_context *ctx)
 void
 context_copy(char *dst, size_t dstlen, const char *src)
 {
-	size_t	i;
-
-	if (dstlen == 0)
-		return;
-	for (i = 0; i + 1 < dstlen && src[i] != '\0'; i++)
-		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
-	dst[i] = '\0';
+	safetext_escape(dst, dstlen, src);
 }

@@ -30,6 +30,7 @@
 #include <jansson.h>
 
 #include "base/diag.h"
+#include "base/safetext.h"
 #include "diag_internal.h"
 
 /* A single CPU this busy is the bottleneck (the seed's "100 % TX"). */
@@ -39,7 +40,6 @@
 /* Larger than any interface MTU (loopback has 65536). */
 #define DIAG_MAX_MTU		(1u << 20)
 
-static void	 diag_ascii(char *);
 static const char *diag_fmt_pct(char *, size_t, double);
 static void	 diag_cpu(struct gb_result *, const struct gb_side *,
 		    const char *);
@@ -64,20 +64,7 @@ diag_add(struct gb_result *r, const char *code, const char *side,
 	va_start(ap, fmt);
 	vsnprintf(f->text, sizeof(f->text), fmt, ap);
 	va_end(ap);
-	diag_ascii(f->text);
-}
-
-/*
- * Keep a text to printable ASCII: a peer's interface or driver name must
- * not reach a terminal as an escape sequence, and a multi-byte character
- * cut by truncation must not make the JSON invalid.
- */
-static void
-diag_ascii(char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
-			*s = '?';
+	safetext_inplace(f->text, sizeof(f->text));
 }
 
 int

@@ -31,6 +31,7 @@
 #include "out/outq.h"
 #include "out/ttcp_text.h"
 #include "out/tsfile.h"
+#include "base/safetext.h"
 #include "base/version.h"
 
 enum {
@@ -93,13 +94,9 @@ print_error(const struct gb_opts *o, const char *text, int code)
 {
 	char msg[2 * GB_ERR_LEN];
 	json_t *doc;
-	size_t i;
 
 	/* A peer's refusal text reaches the terminal: no control bytes. */
-	snprintf(msg, sizeof(msg), "%s", text);
-	for (i = 0; msg[i] != '\0'; i++)
-		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-			msg[i] = '?';
+	safetext_escape(msg, sizeof(msg), text);
 	fprintf(stderr, "gigebench: %s\n", msg);
 	if (!o->json)
 		return;

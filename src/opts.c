@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "base/params.h"
+#include "base/safetext.h"
 #include "cli/opts.h"
 #include "opts_state.h"
 
@@ -160,21 +161,19 @@ opts_error(struct opts_state *st, const char *fmt, ...)
 	if (st->err != NULL && st->errlen > 0) {
 		snprintf(st->err, st->errlen, "%s%s%s", st->name,
 		    *st->name != '\0' ? ": " : "", msg);
-		opts_printable(st->err);
+		opts_printable(st->err, st->errlen);
 	}
 	return OPTS_ERROR;
 }
 
 /*
  * A value may hold a newline or an escape sequence: the message stays one
- * line on the terminal, with '?' for each control character.
+ * line on the terminal, each control character shown as "\\x1b".
  */
 void
-opts_printable(char *s)
+opts_printable(char *s, size_t size)
 {
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	safetext_inplace(s, size);
 }
 
 /* An empty value is shown as "" so that it can be seen. */

@@ -86,7 +86,7 @@ struct opts_state {
 int	opts_error(struct opts_state *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Control characters of a message as '?': it stays one line. */
-void	opts_printable(char *);
+void	opts_printable(char *, size_t);
 /* An empty value as "" so that it can be seen. */
 const char *opts_shown(const char *);
 

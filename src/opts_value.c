@@ -303,7 +303,7 @@ opts_table(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	if (sweep_parse(&o->sweep, arg, why, sizeof(why)) == -1) {
 		if (st->err != NULL && st->errlen > 0) {
 			snprintf(st->err, st->errlen, "%s", why);
-			opts_printable(st->err);
+			opts_printable(st->err, st->errlen);
 		}
 		return OPTS_ERROR;
 	}

@@ -20,6 +20,7 @@
 #include "codec/params_json.h"
 #include "codec/proto.h"
 #include "codec/side.h"
+#include "base/safetext.h"
 #include "base/version.h"
 
 static const char *const type_names[] = {
@@ -398,19 +399,14 @@ proto_body_decode(int type, const uint8_t *body, size_t len,
 
 /*
  * A refusal or an error may quote what a peer sent (a name, a parser's
- * complaint about its bytes): sent on with '?' for each byte that is not
- * printable ASCII, since the peer's decoder refuses those (member.h).
+ * complaint about its bytes): sent on with each byte that is not
+ * printable ASCII escaped (base/safetext.h), since the peer's decoder
+ * refuses those (member.h).
  */
 static const char *
 printable(const char *s, char *out, size_t outlen)
 {
-	size_t i;
-
-	for (i = 0; s[i] != '\0' && i + 1 < outlen; i++)
-		out[i] = (unsigned char)s[i] < 0x20 ||
-		    (unsigned char)s[i] >= 0x7f ? '?' : s[i];
-	out[i] = '\0';
-	return out;
+	return safetext_escape(out, outlen, s);
 }
 
 static json_t *

@@ -20,7 +20,7 @@
 
 /* Every value unknown (-1, ""), has = 0. */
 void	context_init(struct gb_context *);
-/* Copy src into dst (dstlen bytes), bytes that are not printable as '?'. */
+/* Copy src into dst (dstlen bytes), escaped as safetext.h says. */
 void	context_copy(char *dst, size_t dstlen, const char *src);
 
 #endif /* GB_CONTEXT_VALUE_H */
