@@ -402,8 +402,8 @@ out:
 
 int
 plot_write(const char *path, const struct sweep *s,
-    const struct table_point *pts, unsigned npoints, char unit, char *err,
-    size_t errlen)
+    const struct table_point *pts, unsigned npoints, char unit,
+    const char *title, char *err, size_t errlen)
 {
 	struct plot_script	 ps;
 	struct plot_job		 job = { &ps, NULL, NULL, NULL, 0 };
@@ -418,6 +418,7 @@ plot_write(const char *path, const struct sweep *s,
 	}
 	if (plot_script_init(&ps, s, pts, npoints, unit, err, errlen) == -1)
 		return -1;
+	ps.title = title;
 	rv = plot_render(path, term, &job, err, errlen);
 	plot_script_free(&ps);
 	return rv;

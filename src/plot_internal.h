@@ -39,8 +39,10 @@ double		 plot_script_x(const struct plot_script *, unsigned,
 		    unsigned);
 /* A value, or NaN (gnuplot skips it) when n is 0 or it is not finite. */
 void		 plot_script_put(FILE *, double, unsigned);
-/* A double-quoted gnuplot string. */
+/* A single-quoted gnuplot string of a text we did not make. */
 void		 plot_script_string(FILE *, const char *);
+/* "# text\n" in a data file, the text escaped to one line. */
+void		 plot_script_comment(FILE *, const char *);
 const char	*plot_script_group(const struct plot_script *, unsigned,
 		    char *, size_t);
 double		 plot_script_key_x(const struct plot_script *);

@@ -7,8 +7,8 @@
  * no result (left white).  Outliers are outlined in black and their
  * number carries the text's "*".
  *
- * Host names go into double-quoted, noenhanced strings (plot_script.c's
- * plot_script_string); the output name between single quotes, which
+ * Host names go into single-quoted, noenhanced strings (plot_script.c's
+ * plot_script_string, which expands nothing); the output name between single quotes, which
  * plot.c has checked.  This file writes to the FILEs it is given and
  * nothing else.
  */

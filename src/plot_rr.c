@@ -47,8 +47,9 @@ plot_rr_data(FILE *f, const struct plot_script *c)
 
 	fputs("# x p50_us p99_us trans_s trans_s_lo trans_s_hi\n", f);
 	for (g = 0; g < c->ngroups; g++) {
-		fprintf(f, "%s# %s\n", g > 0 ? "\n\n" : "",
-		    plot_script_group(c, g, text, sizeof(text)));
+		fputs(g > 0 ? "\n\n" : "", f);
+		plot_script_comment(f, plot_script_group(c, g, text,
+		    sizeof(text)));
 		for (x = 0; x < c->nx; x++) {
 			i = c->order[x];
 			fprintf(f, "%.10g", plot_script_x(c, i, g));

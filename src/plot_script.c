@@ -8,10 +8,11 @@
  * wide range get a log2 x axis, names (cc) are categories, and the ticks
  * sit on the swept values, labelled with their own text ("64K", "bbr").
  *
- * Every text that comes from the sweep goes into a double-quoted string
- * marked noenhanced, so "_" or "^" in a name is not typeset.  The output
- * name goes between single quotes; plot.c has refused quotes and newlines
- * in it.  This file writes to the FILEs it is given and nothing else.
+ * Every text that did not come from this file (a swept value, --title)
+ * goes through plot_script_string: single-quoted, where gnuplot expands
+ * nothing, and marked noenhanced, so "_" or "^" in a name is not typeset.
+ * The output name goes between single quotes; plot.c has refused quotes
+ * and newlines in it.  This file writes to the FILEs it is given and nothing else.
  */
 
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "out/plot_script.h"
+#include "base/safetext.h"
 #include "base/units.h"
 #include "plot_internal.h"
 
@@ -310,8 +312,9 @@ plot_script_data(FILE *f, const struct plot_script *c)
 	    "irq_rx_pkt%s\n", u, u, u, c->bidir ? " reverse reverse_lo "
 	    "reverse_hi" : "");
 	for (g = 0; g < c->ngroups; g++) {
-		fprintf(f, "%s# %s\n", g > 0 ? "\n\n" : "",
-		    plot_script_group(c, g, text, sizeof(text)));
+		fputs(g > 0 ? "\n\n" : "", f);
+		plot_script_comment(f, plot_script_group(c, g, text,
+		    sizeof(text)));
 		for (x = 0; x < c->nx; x++) {
 			i = c->order[x];
 			fprintf(f, "%.10g", plot_script_x(c, i, g));
@@ -333,17 +336,43 @@ plot_script_data(FILE *f, const struct plot_script *c)
 	}
 }
 
-/* A double-quoted gnuplot string, for a text from the sweep. */
+/*
+ * The one writer of a gnuplot string that holds text we did not make (a
+ * host name, a --title, a swept value).  gnuplot runs `...` as a shell
+ * command and expands @macros inside double quotes, and a double quote
+ * or a newline would end the command; inside single quotes nothing is
+ * expanded and only '' stands for a quote.  So: single quotes, quotes
+ * doubled, and every byte that is not printable ASCII (a newline, an
+ * escape) shown as \xHH (base/safetext.h).  Writers mark it noenhanced
+ * so that "_" and "^" in a name are not typeset.
+ */
 void
 plot_script_string(FILE *f, const char *s)
 {
-	fputc('"', f);
+	char	esc[SAFETEXT_ESC_LEN + 1];
+
+	fputc('\'', f);
 	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+		if (*s == '\'')
+			fputs("''", f);
+		else {
+			safetext_escape_n(esc, sizeof(esc), s, 1);
+			fputs(esc, f);
+		}
 	}
-	fputc('"', f);
+	fputc('\'', f);
+}
+
+/* A comment line of the data file: one line whatever the text holds. */
+void
+plot_script_comment(FILE *f, const char *s)
+{
+	char	esc[SAFETEXT_ESC_LEN + 1];
+
+	fputs("# ", f);
+	for (; *s != '\0'; s++)
+		fputs(safetext_escape_n(esc, sizeof(esc), s, 1), f);
+	fputc('\n', f);
 }
 
 /* "64K, cubic": the values of axes 1.. on line g; "all" with one axis. */
@@ -398,7 +427,13 @@ plot_script_head(FILE *f, const struct plot_script *c, enum plot_term term,
 	for (a = 1; a < c->sweep->naxes; a++)
 		fprintf(f, "%s%s", a == 1 ? ", by " : ", ",
 		    sweep_param_name(c->sweep->axes[a].param));
-	fputs("\" font \",13\"\n", f);
+	fputc('"', f);
+	if (c->title != NULL && *c->title != '\0') {
+		/* gnuplot's "." joins strings; the title expands nothing. */
+		fputs(" . ': ' . ", f);
+		plot_script_string(f, c->title);
+	}
+	fputs(" noenhanced font \",13\"\n", f);
 	fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n",
 	    PLOT_LEFT, plot_script_right(c));
 	fprintf(f, "set xrange [%.10g:%.10g]\n", c->xlo, c->xhi);

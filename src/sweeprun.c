@@ -253,7 +253,7 @@ render(struct sweeprun *w)
 	/* One --rr test (repeated or not): its latencies' distribution. */
 	if (w->latency != NULL ? plot_write_cdf(o->plot_path, w->latency,
 	    o->title, err, sizeof(err)) == -1 : plot_write(o->plot_path,
-	    &o->sweep, w->points, w->npoints, o->unit, err,
+	    &o->sweep, w->points, w->npoints, o->unit, o->title, err,
 	    sizeof(err)) == -1)
 		fprintf(stderr, "gigebench: %s\n", err);
 }

@@ -309,11 +309,11 @@ test_script_mtu(void **state)
 	assert_has(t, "set output 'out.svg'\n");
 	assert_has(t, "set multiplot title \"gigebench: Mbps vs mtu\"");
 	assert_lacks(t, "logscale");
-	assert_has(t, "set xlabel \"mtu (bytes)\"");
+	assert_has(t, "set xlabel 'mtu (bytes)'");
 	assert_has(t, "set ylabel \"Mbps (mean, 95% CI)\"");
 	/* the upper panel's ticks unlabelled, the lower's labelled */
-	assert_has(t, "(\"\" 1500, \"\" 4096, \"\" 9000)");
-	assert_has(t, "(\"1500\" 1500, \"4096\" 4096, \"9000\" 9000)");
+	assert_has(t, "('' 1500, '' 4096, '' 9000)");
+	assert_has(t, "('1500' 1500, '4096' 4096, '9000' 9000)");
 	assert_has(t, "using 1:2:3:4 with yerrorlines");
 	assert_has(t, "using 1:5 axes x1y1");
 	assert_has(t, "using 1:6 axes x1y1");
@@ -354,7 +354,7 @@ test_script_bidir(void **state)
 	free(t);
 	t = script_text(s, tp, 3, 'm', PLOT_SVG, "out.svg", 0);
 	assert_has(t, "using 1:2:3:4 with yerrorlines");
-	assert_has(t, "title \"forward\"");
+	assert_has(t, "title 'forward'");
 	assert_has(t, "using 1:9:10:11 with yerrorlines lc rgb \"#1f77b4\" "
 	    "lw 2 dt 2");
 	assert_has(t, "title \"reverse (dashed)\"");
@@ -382,9 +382,9 @@ test_script_window_log(void **state)
 	window_fake(s, tp);
 	t = script_text(s, tp, 9, 'm', PLOT_SVG, "w.svg", 0);
 	assert_has(t, "set logscale x 2\n");
-	assert_has(t, "set xlabel \"window (bytes, log scale)\"");
-	assert_has(t, "(\"4K\" 4096, \"8K\" 8192, \"16K\" 16384");
-	assert_has(t, "\"1M\" 1048576)");
+	assert_has(t, "set xlabel 'window (bytes, log scale)'");
+	assert_has(t, "('4K' 4096, '8K' 8192, '16K' 16384");
+	assert_has(t, "'1M' 1048576)");
 	/* irq/pkt on the right axis, dashed */
 	assert_has(t, "set y2label \"irq/pkt\"");
 	assert_has(t, "using 1:7 axes x1y2");
@@ -415,7 +415,7 @@ test_script_geometric_or_not(void **state)
 	axis_add(s, SWEEP_LENGTH, lin, 4);		/* arithmetic */
 	t = script_text(s, tp, 4, 'm', PLOT_SVG, "x.svg", 0);
 	assert_lacks(t, "logscale");
-	assert_has(t, "set xlabel \"length (bytes)\"");
+	assert_has(t, "set xlabel 'length (bytes)'");
 	free(t);
 	free(s);
 
@@ -430,7 +430,7 @@ test_script_geometric_or_not(void **state)
 	s = sweep_new();
 	axis_add(s, SWEEP_MTU, close, 3);
 	t = script_text(s, tp, 3, 'm', PLOT_SVG, "x.svg", 0);
-	assert_has(t, "(\"1500\" 1500, \"\" 1501, \"9000\" 9000)");
+	assert_has(t, "('1500' 1500, '' 1501, '9000' 9000)");
 	/* no CPU, no irq: one panel, its ticks labelled */
 	assert_lacks(t, "CPU");
 	assert_has(t, "set bmargin at screen 0.090");
@@ -529,8 +529,8 @@ test_script_two_axes(void **state)
 	assert_has(t, "title \"cc\"");
 	assert_has(t, "index 0 using 1:2:3:4 with yerrorlines");
 	assert_has(t, "index 1 using 1:2:3:4 with yerrorlines");
-	assert_has(t, "title \"cubic\" noenhanced");
-	assert_has(t, "title \"bbr\" noenhanced");
+	assert_has(t, "title 'cubic' noenhanced");
+	assert_has(t, "title 'bbr' noenhanced");
 	/* the key shows the series in black, the lines carry no title */
 	assert_has(t, "keyentry with linespoints lc rgb \"black\" lw 1.5 "
 	    "dt 1 pt 7 title \"CPU % TX\"");
@@ -557,8 +557,8 @@ test_script_categories(void **state)
 	cc_fake(s, tp);
 	t = script_text(s, tp, 6, 'm', PLOT_SVG, "x.svg", 0);
 	assert_has(t, "set xrange [-0.5:2.5]\n");
-	assert_has(t, "(\"cubic\" 0, \"bbr\" 1, \"reno\" 2)");
-	assert_has(t, "set xlabel \"cc\"");
+	assert_has(t, "('cubic' 0, 'bbr' 1, 'reno' 2)");
+	assert_has(t, "set xlabel 'cc'");
 	assert_has(t, "with yerrorbars");
 	assert_lacks(t, "yerrorlines");
 	assert_lacks(t, "logscale");
@@ -636,21 +636,21 @@ test_bad_names(void **state)
 	char			 err[512], path[PATH_LEN];
 
 	mtu_fake(s, tp);
-	assert_int_equal(plot_write("x.pdf", s, tp, 3, 'm', err,
+	assert_int_equal(plot_write("x.pdf", s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), -1);
 	assert_string_equal(err,
 	    "plot: unknown file type (use .svg or .png): x.pdf");
-	assert_int_equal(plot_write("plot", s, tp, 3, 'm', err,
+	assert_int_equal(plot_write("plot", s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), -1);
 	assert_string_equal(err,
 	    "plot: unknown file type (use .svg or .png): plot");
-	assert_int_equal(plot_write("a.svg/plot", s, tp, 3, 'm', err,
+	assert_int_equal(plot_write("a.svg/plot", s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), -1);
-	assert_int_equal(plot_write("", s, tp, 3, 'm', err, sizeof(err)), -1);
+	assert_int_equal(plot_write("", s, tp, 3, 'm', NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "plot: no file name");
 
 	snprintf(path, sizeof(path), "%s/it's.svg", e->dir);
-	assert_int_equal(plot_write(path, s, tp, 3, 'm', err,
+	assert_int_equal(plot_write(path, s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), -1);
 	assert_non_null(strstr(err, "plot: the file name contains a single "
 	    "quote, which gnuplot cannot take: "));
@@ -658,11 +658,11 @@ test_bad_names(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 
 	snprintf(path, sizeof(path), "%s/two\nlines.svg", e->dir);
-	assert_int_equal(plot_write(path, s, tp, 3, 'm', err,
+	assert_int_equal(plot_write(path, s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), -1);
 	assert_string_equal(err, "plot: the file name contains a newline, "
 	    "which gnuplot cannot take");
-	assert_int_equal(plot_write(NULL, s, tp, 3, 'm', err,
+	assert_int_equal(plot_write(NULL, s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), -1);
 	free(s);
 }
@@ -679,7 +679,7 @@ test_absent(void **state)
 	setenv("PATH", e->dir, 1);		/* no gnuplot in there */
 	assert_int_equal(plot_available(), 0);
 	snprintf(path, sizeof(path), "%s/absent.svg", e->dir);
-	assert_int_equal(plot_write(path, s, tp, 3, 'm', err,
+	assert_int_equal(plot_write(path, s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), -1);
 	assert_string_equal(err, "plot: gnuplot is not installed "
 	    "(apt-get install gnuplot-nox); the CSV has the data");
@@ -723,7 +723,7 @@ fake_run(struct env *e, const char *script, const char *out, char *err,
 	snprintf(path, sizeof(path), "%s/gnuplot", e->fakebin);
 	file_write(path, script, 0755);
 	setenv("PATH", e->fakebin, 1);
-	rv = plot_write(out, s, tp, 3, 'm', err, errlen);
+	rv = plot_write(out, s, tp, 3, 'm', NULL, err, errlen);
 	setenv("PATH", e->path, 1);
 	assert_int_equal(unlink(path), 0);
 	free(s);
@@ -824,7 +824,7 @@ picture(struct env *e, const char *name, const struct sweep *s,
 	char	path[PATH_LEN], err[512] = "";
 
 	snprintf(path, sizeof(path), "%s/%s", e->pics, name);
-	if (plot_write(path, s, tp, n, 'm', err, sizeof(err)) != 0)
+	if (plot_write(path, s, tp, n, 'm', NULL, err, sizeof(err)) != 0)
 		fail_msg("%s: %s", path, err);
 	return file_read(path, lenp);
 }
@@ -936,16 +936,53 @@ test_real_odd_names(void **state)
 	assert_true((cwd = open(".", O_RDONLY | O_DIRECTORY)) != -1);
 	assert_int_equal(chdir(e->dir), 0);
 	file_write("|touch pwned.svg", "old", 0644);
-	assert_int_equal(plot_write("|touch pwned.svg", s, tp, 3, 'm', err,
+	assert_int_equal(plot_write("|touch pwned.svg", s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), 0);
 	assert_int_equal(access("pwned.svg", F_OK), -1);
 	t = file_read("|touch pwned.svg", NULL);
 	assert_svg(t);
 	free(t);
-	assert_int_equal(plot_write("a \"b\" $(c).SVG", s, tp, 3, 'm', err,
+	assert_int_equal(plot_write("a \"b\" $(c).SVG", s, tp, 3, 'm', NULL, err,
 	    sizeof(err)), 0);
 	assert_int_equal(unlink("|touch pwned.svg"), 0);
 	assert_int_equal(unlink("a \"b\" $(c).SVG"), 0);
+	assert_int_equal(fchdir(cwd), 0);
+	close(cwd);
+	free(s);
+}
+
+/*
+ * A --title that would run commands anywhere but in single quotes: gnuplot
+ * draws it as text and runs nothing (issue 31).
+ */
+static void
+test_real_hostile_title(void **state)
+{
+	static const char	 title[] = "t `touch pwned1` $(touch pwned2) "
+	    "\"q\" 'q' ; @m system(\"touch pwned3\")\n\x1b[31m";
+	struct env		*e = *state;
+	struct sweep		*s;
+	struct table_point	 tp[3];
+	char			 err[512] = "", *t;
+	int			 cwd;
+
+	NEED_GNUPLOT();
+	s = sweep_new();
+	mtu_fake(s, tp);
+	assert_true((cwd = open(".", O_RDONLY | O_DIRECTORY)) != -1);
+	assert_int_equal(chdir(e->dir), 0);
+	assert_int_equal(plot_write("hostile.svg", s, tp, 3, 'm', title, err,
+	    sizeof(err)), 0);
+	assert_int_equal(access("pwned1", F_OK), -1);
+	assert_int_equal(access("pwned2", F_OK), -1);
+	assert_int_equal(access("pwned3", F_OK), -1);
+	t = file_read("hostile.svg", NULL);
+	assert_svg(t);
+	assert_non_null(strstr(t, "touch pwned1"));
+	assert_non_null(strstr(t, "\\x1b[31m"));
+	assert_null(strchr(t, '\x1b'));
+	free(t);
+	assert_int_equal(unlink("hostile.svg"), 0);
 	assert_int_equal(fchdir(cwd), 0);
 	close(cwd);
 	free(s);
@@ -962,13 +999,13 @@ test_real_unwritable(void **state)
 	NEED_GNUPLOT();
 	s = sweep_new();
 	mtu_fake(s, tp);
-	assert_int_equal(plot_write("/nonexistent/dir/x.svg", s, tp, 3, 'm',
+	assert_int_equal(plot_write("/nonexistent/dir/x.svg", s, tp, 3, 'm', NULL,
 	    err, sizeof(err)), -1);
 	assert_string_equal(err, "plot: cannot write /nonexistent/dir/x.svg: "
 	    "No such file or directory");
 	snprintf(path, sizeof(path), "%s/x.svg", e->dir);
 	assert_int_equal(mkdir(path, 0755), 0);		/* a directory */
-	assert_int_equal(plot_write(path, s, tp, 3, 'm', err, sizeof(err)),
+	assert_int_equal(plot_write(path, s, tp, 3, 'm', NULL, err, sizeof(err)),
 	    -1);
 	assert_non_null(strstr(err, "Is a directory"));
 	assert_int_equal(rmdir(path), 0);
@@ -1050,6 +1087,7 @@ main(void)
 		cmocka_unit_test(test_real_two_axes_svg),
 		cmocka_unit_test(test_real_cc_png),
 		cmocka_unit_test(test_real_odd_names),
+		cmocka_unit_test(test_real_hostile_title),
 		cmocka_unit_test(test_real_unwritable),
 	};
 

@@ -124,7 +124,7 @@ test_sweep_script(void **state)
 	    "burst\"");
 	assert_has(t, "set ylabel \"latency (us, mean of the runs)\"");
 	assert_has(t, "using 1:2 with linespoints lc rgb \"#1f77b4\" lw 2 "
-	    "dt 1 pt 7 ps 0.9 title \"P50\"");
+	    "dt 1 pt 7 ps 0.9 title 'P50'");
 	assert_has(t, "using 1:3 with linespoints lc rgb \"#d62728\" lw 2 "
 	    "dt 2 pt 6 ps 0.9 title \"P99\"");
 	assert_has(t, "set ylabel \"trans/s (mean, 95% CI)\"");
@@ -198,14 +198,15 @@ test_cdf_script(void **state)
 	for (i = 0; i < 10; i++)
 		lathist_add(&h, 400000);
 	assert_non_null(f = open_memstream(&buf, &len));
-	plot_cdf_write(f, &h, "eth0 \"rx-usecs 0\"", PLOT_PNG, "/tmp/d",
+	plot_cdf_write(f, &h, "eth0 'rx-usecs 0' `id` \n", PLOT_PNG, "/tmp/d",
 	    "cdf.png");
 	assert_int_equal(fclose(f), 0);
 	assert_has(buf, "pngcairo");
 	assert_has(buf, "set output 'cdf.png'");
-	assert_has(buf, "set title \"gigebench --rr: latency CDF, 100 "
-	    "transactions (buckets 3.125 % wide): eth0 \\\"rx-usecs 0\\\"\" "
-	    "noenhanced");
+	/* single-quoted, the quotes doubled, the newline escaped */
+	assert_has(buf, "set title 'gigebench --rr: latency CDF, 100 "
+	    "transactions (buckets 3.125 % wide): eth0 ''rx-usecs 0'' `id` "
+	    "\\x0a' noenhanced");
 	assert_has(buf, "set logscale x 10\n");
 	assert_has(buf, "set xrange [16:500]");
 	/* P50: the high bound of 20 us's bucket, 20.479 (lathist.h);
@@ -279,7 +280,7 @@ test_real(void **state)
 		assert_int_equal(unlink(path), 0);
 	rr_fake(&s, tp);
 	snprintf(path, sizeof(path), "%s/rr-sweep.svg", dir);
-	if (plot_write(path, &s, tp, 3, 'm', err, sizeof(err)) != 0)
+	if (plot_write(path, &s, tp, 3, 'm', NULL, err, sizeof(err)) != 0)
 		fail_msg("%s: %s", path, err);
 	t = slurp(path);
 	assert_has(t, "</svg>");
@@ -292,10 +293,47 @@ test_real(void **state)
 	}
 }
 
+/* The one string writer, with what a peer, a file or a title may hold. */
+static void
+test_string_hostile(void **state)
+{
+	static const struct {
+		const char	*in, *want;
+	} cases[] = {
+		{ "plain", "'plain'" },
+		{ "", "''" },
+		{ "it's", "'it''s'" },
+		{ "''", "''''''" },
+		{ "`touch x`", "'`touch x`'" },
+		{ "$(id) ; system(\"id\") @m", "'$(id) ; system(\"id\") @m'" },
+		{ "a\"b\\", "'a\"b\\'" },
+		{ "line\nset output '|id'", "'line\\x0aset output ''|id'''" },
+		{ "\x1b]0;x\x07\r", "'\\x1b]0;x\\x07\\x0d'" },
+	};
+	char	*buf;
+	size_t	 len, i;
+	FILE	*f;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_non_null(f = open_memstream(&buf, &len));
+		plot_script_string(f, cases[i].in);
+		assert_int_equal(fclose(f), 0);
+		assert_string_equal(buf, cases[i].want);
+		free(buf);
+	}
+	assert_non_null(f = open_memstream(&buf, &len));
+	plot_script_comment(f, "cubic\n1 2 3");
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "# cubic\\x0a1 2 3\n");
+	free(buf);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_string_hostile),
 		cmocka_unit_test(test_sweep_data),
 		cmocka_unit_test(test_sweep_script),
 		cmocka_unit_test(test_cdf_data),

@@ -20,11 +20,12 @@
 int	plot_available(void);
 /*
  * Draw the points against the first axis (one line per value of the
- * other axes, if any).  Returns 0, or -1 with a reason in err.
+ * other axes, if any); title (--title) may be NULL.  Returns 0, or -1
+ * with a reason in err.
  */
 int	plot_write(const char *path, const struct sweep *,
 	    const struct table_point *, unsigned npoints, char unit,
-	    char *err, size_t errlen);
+	    const char *title, char *err, size_t errlen);
 /*
  * One --rr test: the distribution of its latencies, a CDF on a log x
  * axis, with P50, P99 and P99.9 marked; title (--title) may be NULL.

@@ -51,6 +51,7 @@ struct plot_script {
 	int				 rr;	/* --rr points: plot_rr.c */
 	int				 bidir;	/* --bidir: the reverse rate too */
 	int				*index;
+	const char			*title;	/* --title, or NULL */
 };
 
 /*
