@@ -227,6 +227,14 @@ check-profile: $(BIN)
 check-merge: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/merge.sh
 
+# Foreign text (issue 31, root: a UTS namespace): a listener whose host
+# name holds backquotes, $( ), quotes, a newline and an escape; a client
+# test, merge --plot and --csv of its JSON, a sweep and an --rr CDF with
+# a hostile --title: nothing runs, nothing raw reaches a terminal, the
+# plots render (about 10 s).
+check-foreign: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/foreign_text.sh
+
 # contrib/ansible's role and mesh playbook on a simulated fleet (root, not
 # in "make check": it starts sshd in namespaces): four namespaces with
 # their own hostnames and sshd, one pair rate-limited, the role twice, a
@@ -252,7 +260,7 @@ check-deb:
 CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
 	  check-results check-rr check-bidir check-completion check-merge \
-	  check-profile \
+	  check-foreign check-profile \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
@@ -388,7 +396,8 @@ clean:
 	build-all build-tests check-asan lint install clean check-auth \
 	check-limits check-layers check-claims check-listener check-udp \
 	check-ttcp check-ttcp-classic install-ttcp dist deb \
-	check-completion check-deb check-merge check-mesh check-profile
+	check-completion check-deb check-merge check-foreign check-mesh \
+	check-profile
 .PRECIOUS: $(BUILD)/%.o
 
 -include $(OBJS:.o=.d) $(BUILD)/main.d $(TESTS:=.d)
