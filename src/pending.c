@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safetext.h"
 #include "base/monotime.h"
 #include "codec/peerkind.h"
 #include "wire/ctl.h"
@@ -109,6 +110,8 @@ plog(const struct pending *pd, int level, const char *peer, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* What a connection sent may be quoted: escaped, as role_log does. */
+	safetext_inplace(msg, sizeof(msg));
 	pd->cfg.log_cb(peer, msg, pd->cfg.log_arg);
 }
 

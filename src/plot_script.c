@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "out/plot_script.h"
-#include "base/safetext.h"
 #include "base/units.h"
 #include "plot_internal.h"
 
@@ -334,45 +333,6 @@ plot_script_data(FILE *f, const struct plot_script *c)
 			fputc('\n', f);
 		}
 	}
-}
-
-/*
- * The one writer of a gnuplot string that holds text we did not make (a
- * host name, a --title, a swept value).  gnuplot runs `...` as a shell
- * command and expands @macros inside double quotes, and a double quote
- * or a newline would end the command; inside single quotes nothing is
- * expanded and only '' stands for a quote.  So: single quotes, quotes
- * doubled, and every byte that is not printable ASCII (a newline, an
- * escape) shown as \xHH (base/safetext.h).  Writers mark it noenhanced
- * so that "_" and "^" in a name are not typeset.
- */
-void
-plot_script_string(FILE *f, const char *s)
-{
-	char	esc[SAFETEXT_ESC_LEN + 1];
-
-	fputc('\'', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			fputs("''", f);
-		else {
-			safetext_escape_n(esc, sizeof(esc), s, 1);
-			fputs(esc, f);
-		}
-	}
-	fputc('\'', f);
-}
-
-/* A comment line of the data file: one line whatever the text holds. */
-void
-plot_script_comment(FILE *f, const char *s)
-{
-	char	esc[SAFETEXT_ESC_LEN + 1];
-
-	fputs("# ", f);
-	for (; *s != '\0'; s++)
-		fputs(safetext_escape_n(esc, sizeof(esc), s, 1), f);
-	fputc('\n', f);
 }
 
 /* "64K, cubic": the values of axes 1.. on line g; "all" with one axis. */

@@ -384,6 +384,8 @@ proto_body_decode(int type, const uint8_t *body, size_t len,
 		snprintf(err, errlen, "%s message: body is not a JSON object%s%s",
 		    proto_type_str(type), o == NULL ? ": " : "",
 		    o == NULL ? jerr.text : "");
+		/* jansson quotes the bytes near its complaint: the peer's. */
+		safetext_inplace(err, errlen);
 		json_decref(o);
 		return PROTO_E_BODY;
 	}

@@ -1,14 +1,16 @@
 /*
  * role.c: what the client and the listener do alike with their
  * configuration (run/role.h): log by level, pass intervals on, stamp a
- * result's provenance, pick the control connection's keys.  It prints nothing itself and knows neither
- * the command line nor the renderers.
+ * result's provenance, pick the control connection's keys.  It prints
+ * nothing itself and knows neither the command line nor the renderers;
+ * every log line passes through safetext on its way to the callback.
  */
 #include <stddef.h>
 #include <stdio.h>
 
 #include "run/role.h"
 #include "base/monotime.h"
+#include "base/safetext.h"
 #include "base/version.h"
 #include "host/sock.h"
 
@@ -16,8 +18,15 @@ void
 role_log(const struct role_config *rc, int level, const char *head,
     const char *text)
 {
+	char	h[256], t[4096];
+
+	/*
+	 * The one way into the log: a peer's words (a refusal, a parser's
+	 * complaint about its bytes) reach the terminal escaped.
+	 */
 	if (rc->verbose >= level && rc->log_cb != NULL)
-		rc->log_cb(head, text, rc->arg);
+		rc->log_cb(head != NULL ? safetext_escape(h, sizeof(h), head) :
+		    NULL, safetext_escape(t, sizeof(t), text), rc->arg);
 }
 
 void

@@ -650,10 +650,10 @@ static const struct role_case role_cases[] = {
 	{ { "-t", "h", "--title", "" }, OPTS_ERROR, 0, 0, NULL,
 	    "--title: title is empty: \"\"" },
 	{ { "-t", "h", "--title", "a\tb" }, OPTS_ERROR, 0, 0, NULL,
-	    "--title: title holds a byte that is not printable ASCII: a?b" },
+	    "--title: title holds a byte that is not printable ASCII: a\\x09b" },
 	{ { "-t", "h", "--title", "\xc3\xa9t\xc3\xa9" }, OPTS_ERROR, 0, 0,
 	    NULL, "--title: title holds a byte that is not printable ASCII: "
-	    "\xc3\xa9t\xc3\xa9" },
+	    "\\xc3\\xa9t\\xc3\\xa9" },
 	{ { "-t", "h", "--title", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	    "xxxxxxxxxxxxxxxxxxxxxxxx" }, OPTS_ERROR, 0, 0, NULL,
@@ -664,7 +664,7 @@ static const struct role_case role_cases[] = {
 	    "--timestamps: format is empty: \"\"" },
 	{ { "-t", "h", "--timestamps=%H\x1b" }, OPTS_ERROR, 0, 0, NULL,
 	    "--timestamps: format holds a byte that is not printable ASCII: "
-	    "%H?" },
+	    "%H\\x1b" },
 	{ { "-h" }, OPTS_HELP, 0, 0, NULL, NULL },
 	{ { "--help" }, OPTS_HELP, 0, 0, NULL, NULL },
 	{ { "-t", "h", "-h" }, OPTS_HELP, 0, 0, NULL, NULL },
