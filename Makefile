@@ -224,8 +224,12 @@ check-profile: $(BIN)
 
 # gigebench merge on the mesh fixtures of tests/fixtures/merge/: the text,
 # the outlier's explanation, --csv, --plot, the refusals (about 2 s).
+# Then hostile text in the CSV of merge and of a loopback test: quoted,
+# formula starts defused, numbers untouched (tests/csv_injection.py,
+# about 1 s).
 check-merge: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/merge.sh
+	GIGEBENCH=$(abspath $(BIN)) python3 tests/csv_injection.py
 
 # Foreign text (issue 31, root: a UTS namespace): a listener whose host
 # name holds backquotes, $( ), quotes, a newline and an escape; a client

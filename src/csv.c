@@ -12,6 +12,13 @@
  * add columns at the end of a group, never reorder.  Reals are "%.9g":
  * more digits than any measurement has, fewer than the noise of %.17g.
  *
+ * Text cells, and only they, go through csv_cell (out/csv.h), which also
+ * defuses a cell a spreadsheet would run as a formula; a number is
+ * printed as a number, so a sign stays a sign.  The text columns: a cc
+ * or rate axis (named as the axis), direction, cc, protocol, tx_ and
+ * rx_interface, tx_ and rx_profile_top, diagnosis, error, time_utc, peer
+ * and title.  Every other column is a number (or empty).
+ *
  * Only formats: the FILE is the one side effect.
  */
 #include <inttypes.h>
@@ -25,6 +32,14 @@
 
 #define CSV_EOL		"\r\n"
 #define CSV_FIELD_LEN	64
+/*
+ * The first bytes that make a spreadsheet read a cell as a formula
+ * (OWASP "CSV Injection"): = + - @, and TAB and CR, which some skip
+ * before looking at the next byte.
+ */
+#define CSV_FORMULA_START	"=+-@\t\r"
+/* What makes RFC 4180 quote a cell. */
+#define CSV_QUOTE_CHARS		",\"\r\n"
 
 static const char *const csv_param_cols[] = {
 	"direction", "buflen", "nbuf", "duration_s", "streams", "sndbuf",
@@ -74,24 +89,36 @@ static void	csv_params(FILE *, const struct gb_params *,
 static void	csv_side(FILE *, const struct gb_side *);
 static void	csv_findings(FILE *, const struct gb_result *);
 
-/* A comma, then the field, quoted only when RFC 4180 says it must be. */
+void
+csv_cell(FILE *fp, const char *s, enum csv_quote how)
+{
+	int	defuse, quote;
+
+	if (s == NULL)
+		s = "";
+	/* s[0] first: strchr finds the NUL of its set as well. */
+	defuse = s[0] != '\0' && strchr(CSV_FORMULA_START, s[0]) != NULL;
+	quote = how == CSV_QUOTE_ALWAYS || strpbrk(s, CSV_QUOTE_CHARS) != NULL;
+	if (quote)
+		fputc('"', fp);
+	/* Inside the quotes: the ' is the cell's, not before it. */
+	if (defuse)
+		fputc('\'', fp);
+	for (; *s != '\0'; s++) {
+		if (quote && *s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	if (quote)
+		fputc('"', fp);
+}
+
+/* A comma, then a text cell. */
 static void
 csv_field(FILE *fp, const char *s)
 {
-	const char	*c;
-
 	fputc(',', fp);
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (c = s; *c != '\0'; c++) {
-		if (*c == '"')
-			fputc('"', fp);
-		fputc(*c, fp);
-	}
-	fputc('"', fp);
+	csv_cell(fp, s, CSV_QUOTE_NEEDED);
 }
 
 static void

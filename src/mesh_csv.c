@@ -1,9 +1,14 @@
 /*
  * mesh_csv.c: gigebench merge --csv (out/mesh_csv.h).  The CSV habits of
- * csv.c: CRLF records, quotes doubled inside quoted fields, reals as
- * "%.9g", an empty field for what was not measured, never 0.  The columns
- * are a contract (the man page lists them): add at the end, never
- * reorder.
+ * csv.c: CRLF records, reals as "%.9g", an empty field for what was not
+ * measured, never 0.  The columns are a contract (the man page lists
+ * them): add at the end, never reorder.
+ *
+ * The text columns are sender, receiver and why, and they go through
+ * csv_cell (out/csv.h), as csv.c's do: the host names come from --json
+ * files of other hosts, so a cell that starts like a formula is defused
+ * and a comma, quote, CR or LF is quoted.  runs, failed, the rate, the
+ * figure and outlier are numbers, printed as they are.
  *
  * Only formats: the FILE is the one side effect.
  */
@@ -12,6 +17,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "out/csv.h"
 #include "out/mesh_csv.h"
 
 #define MESH_CSV_EOL	"\r\n"
@@ -35,29 +41,6 @@ mesh_csv_rate_column(char unit)
 		if (mesh_csv_units[i].letter == unit)
 			return mesh_csv_units[i].column;
 	return "mbps";
-}
-
-/* Always quoted; quotes doubled, CR and LF kept as they are. */
-static void
-mesh_csv_quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s != NULL && *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* A host name: quoted when it holds a comma, a quote, CR or LF. */
-static void
-mesh_csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") != NULL)
-		mesh_csv_quoted(f, s);
-	else
-		fputs(s, f);
 }
 
 static void
@@ -91,7 +74,7 @@ mesh_csv_why_missing(FILE *f, const struct mesh *m, unsigned s, unsigned d)
 		    p->runs == 1 ? "its" : "all", p->runs,
 		    p->runs == 1 ? "" : "s", error != NULL ? ": " : "",
 		    error != NULL ? error : "");
-	mesh_csv_quoted(f, buf);
+	csv_cell(f, buf, CSV_QUOTE_ALWAYS);
 }
 
 static void
@@ -100,9 +83,9 @@ mesh_csv_row(FILE *f, const struct mesh *m, unsigned s, unsigned d,
 {
 	const struct mesh_pair	*p = MESH_PAIR(m, s, d);
 
-	mesh_csv_field(f, m->hosts[s]);
+	csv_cell(f, m->hosts[s], CSV_QUOTE_NEEDED);
 	fputc(',', f);
-	mesh_csv_field(f, m->hosts[d]);
+	csv_cell(f, m->hosts[d], CSV_QUOTE_NEEDED);
 	fprintf(f, ",%u,%u,", p->runs, p->failed);
 	if (p->best != NULL)
 		mesh_csv_real(f, units_rate(p->best->mbps * 1e6, unit, NULL));
@@ -113,7 +96,7 @@ mesh_csv_row(FILE *f, const struct mesh *m, unsigned s, unsigned d,
 	if (p->best == NULL)
 		mesh_csv_why_missing(f, m, s, d);
 	else
-		mesh_csv_quoted(f, p->why);
+		csv_cell(f, p->why, CSV_QUOTE_ALWAYS);
 	fputs(MESH_CSV_EOL, f);
 }
 

@@ -3,7 +3,8 @@
  * here in full for a 1-axis and a 2-axis sweep.  Rows are rendered into
  * open_memstream() and read back with a small RFC 4180 reader, so each
  * field is checked by its column's name; one full row is also compared
- * byte for byte.
+ * byte for byte.  csv_cell, the one writer of text cells (merge's too),
+ * is checked on hostile strings against results written by hand.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -609,6 +610,135 @@ test_row_bidir(void **state)
 	free(r);
 }
 
+/* One cell rendered into memory; the caller frees. */
+static char *
+cell(const char *s, enum csv_quote how)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	csv_cell(fp, s, how);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+/*
+ * Formula starts get a ' inside the cell, then RFC 4180 quotes what holds
+ * a comma, a quote, CR or LF.  The results are written out by hand, not
+ * by a second implementation of the rule.
+ */
+static void
+test_cell(void **state)
+{
+	static const struct {
+		const char	*in, *want;
+		enum csv_quote	 how;
+	} cases[] = {
+		{ "=1+2", "'=1+2", CSV_QUOTE_NEEDED },
+		{ "+cmd", "'+cmd", CSV_QUOTE_NEEDED },
+		{ "-2+3", "'-2+3", CSV_QUOTE_NEEDED },
+		{ "@SUM(A1)", "'@SUM(A1)", CSV_QUOTE_NEEDED },
+		{ "\tx", "'\tx", CSV_QUOTE_NEEDED },
+		{ "\rx", "\"'\rx\"", CSV_QUOTE_NEEDED },
+		{ "a,b", "\"a,b\"", CSV_QUOTE_NEEDED },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"", CSV_QUOTE_NEEDED },
+		{ "a\nb", "\"a\nb\"", CSV_QUOTE_NEEDED },
+		{ "a\r\nb", "\"a\r\nb\"", CSV_QUOTE_NEEDED },
+		{ "=HYPERLINK(\"http://x\",\"y\")",
+		    "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"",
+		    CSV_QUOTE_NEEDED },
+		{ "=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0",
+		    CSV_QUOTE_NEEDED },
+		{ "", "", CSV_QUOTE_NEEDED },
+		{ NULL, "", CSV_QUOTE_NEEDED },
+		{ "h1.example", "h1.example", CSV_QUOTE_NEEDED },
+		/* Only the first byte counts; a ' of its own is kept. */
+		{ "a=b-c", "a=b-c", CSV_QUOTE_NEEDED },
+		{ "'=x", "'=x", CSV_QUOTE_NEEDED },
+		{ " =x", " =x", CSV_QUOTE_NEEDED },
+		/* merge's why: quoted whatever it holds. */
+		{ "", "\"\"", CSV_QUOTE_ALWAYS },
+		{ NULL, "\"\"", CSV_QUOTE_ALWAYS },
+		{ "no result", "\"no result\"", CSV_QUOTE_ALWAYS },
+		{ "-3", "\"'-3\"", CSV_QUOTE_ALWAYS },
+		{ "@x\"y", "\"'@x\"\"y\"", CSV_QUOTE_ALWAYS },
+	};
+	size_t	 i;
+	char	*got;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = cell(cases[i].in, cases[i].how);
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("case %zu: \"%s\" is written [%s], want [%s]",
+			    i, cases[i].in != NULL ? cases[i].in : "(null)",
+			    got, cases[i].want);
+		free(got);
+	}
+}
+
+/*
+ * A row whose text cells all start like formulas: each is defused and
+ * reads back as ' and the text, the row keeps its column count, and the
+ * numbers around them are untouched.
+ */
+static void
+test_row_hostile(void **state)
+{
+	static const struct { const char *col, *want; } cells[] = {
+		{ "cc", "'-bbr" }, { "tx_interface", "'@eth0" },
+		{ "rx_interface", "'+eth1" }, { "tx_profile_top", "'=f" },
+		{ "peer", "'-h" }, { "title", "'=1+2,\"x\"" },
+		{ "error", "" }, { "mbps", "940" }, { "tx_mtu", "9000" },
+		{ "duration_s", "10.000" }, { "protocol", "tcp" },
+	};
+	struct sweep		 s;
+	struct gb_params	 p;
+	struct sweep_setting	 set = { 0, "-bbr" };
+	struct gb_result	*r;
+	struct record		 hdr, row;
+	const char		*cur;
+	char			*h, *got;
+	size_t			 i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	fill_params(&p);
+	assert_non_null(r = calloc(1, sizeof(*r)));
+	fill_side(&r->sender, 1);
+	fill_side(&r->receiver, 0);
+	strcpy(r->sender.iface.name, "@eth0");
+	strcpy(r->receiver.iface.name, "+eth1");
+	r->sender.profile.has = 1;
+	r->sender.profile.ntop = 1;
+	r->sender.profile.kernel = 10;
+	r->sender.profile.top[0].samples = 5;
+	strcpy(r->sender.profile.top[0].name, "=f");
+	strcpy(r->peer, "-h");
+	strcpy(r->prov.title, "=1+2,\"x\"");
+	h = render(&s, 1, 0, 0, NULL, NULL, NULL, NULL);
+	got = render(&s, 0, 0, 0, &p, &set, r, NULL);
+	/* The title: defused inside the quotes, its quotes doubled. */
+	assert_non_null(strstr(got, ",'-h,\"'=1+2,\"\"x\"\"\"\r\n"));
+	cur = h;
+	record_read(&cur, &hdr);
+	cur = got;
+	record_read(&cur, &row);
+	assert_string_equal(cur, "");
+	assert_int_equal(row.n, hdr.n);
+	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
+		if (strcmp(field(&hdr, &row, cells[i].col), cells[i].want) != 0)
+			fail_msg("%s is \"%s\", want \"%s\"", cells[i].col,
+			    field(&hdr, &row, cells[i].col), cells[i].want);
+	record_free(&hdr);
+	record_free(&row);
+	free(h);
+	free(got);
+	free(r);
+}
+
 int
 main(void)
 {
@@ -620,6 +750,8 @@ main(void)
 		cmocka_unit_test(test_no_axes),
 		cmocka_unit_test(test_row_rr),
 		cmocka_unit_test(test_row_bidir),
+		cmocka_unit_test(test_cell),
+		cmocka_unit_test(test_row_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,8 @@
  * h4 -> h1 failed), rendered into open_memstream() and compared byte for
  * byte with tests/golden/merge-mesh.txt (the text, -f m, cpu-rx) and
  * tests/golden/merge-mesh.csv (-f g, rtt).  Run from the top directory.
+ * A mesh of hostile host names, parsed from memory, checks that --csv
+ * defuses and quotes its text cells and leaves its numbers alone.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -170,6 +172,58 @@ test_plot_data(void **state)
 	free(got);
 }
 
+/*
+ * Host names that start like formulas or hold a comma or a quote, and an
+ * RTT of -1 (a number: it must stay -1).  The CSV is written out by hand.
+ */
+static void
+test_csv_hostile(void **state)
+{
+	static const char docs[] =
+	    "{\"program\": \"gigebench\", "
+	    "\"params\": {\"direction\": \"client_sends\"}, "
+	    "\"provenance\": {\"host\": {\"hostname\": "
+	    "\"=cmd|' /C calc'!A0\"}, \"peer_host\": {\"hostname\": "
+	    "\"+1,2\"}}, \"result\": {\"mbps\": 941.5, "
+	    "\"sender\": {\"tcp\": {\"rtt_us\": -1}}}}\n"
+	    "{\"program\": \"gigebench\", "
+	    "\"params\": {\"direction\": \"client_sends\"}, "
+	    "\"provenance\": {\"host\": {\"hostname\": \"@x\\\"y\"}, "
+	    "\"peer_host\": {\"hostname\": \"-3\"}}, "
+	    "\"result\": {\"mbps\": 900, "
+	    "\"sender\": {\"tcp\": {\"rtt_us\": 250}}}}\n";
+	static const char want[] =
+	    "sender,receiver,runs,failed,mbps,rtt,outlier,why\r\n"
+	    "\"'+1,2\",'-3,0,0,,,0,\"no result\"\r\n"
+	    "\"'+1,2\",'=cmd|' /C calc'!A0,0,0,,,0,\"no result\"\r\n"
+	    "\"'+1,2\",\"'@x\"\"y\",0,0,,,0,\"no result\"\r\n"
+	    "'-3,\"'+1,2\",0,0,,,0,\"no result\"\r\n"
+	    "'-3,'=cmd|' /C calc'!A0,0,0,,,0,\"no result\"\r\n"
+	    "'-3,\"'@x\"\"y\",0,0,,,0,\"no result\"\r\n"
+	    "'=cmd|' /C calc'!A0,\"'+1,2\",1,0,941.5,-1,0,\"\"\r\n"
+	    "'=cmd|' /C calc'!A0,'-3,0,0,,,0,\"no result\"\r\n"
+	    "'=cmd|' /C calc'!A0,\"'@x\"\"y\",0,0,,,0,\"no result\"\r\n"
+	    "\"'@x\"\"y\",\"'+1,2\",0,0,,,0,\"no result\"\r\n"
+	    "\"'@x\"\"y\",'-3,1,0,900,250,0,\"\"\r\n"
+	    "\"'@x\"\"y\",'=cmd|' /C calc'!A0,0,0,,,0,\"no result\"\r\n";
+	struct fixture	 f;
+	char		 err[512], *got;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	if (mesh_json_parse(docs, sizeof(docs) - 1, "hostile", MESH_BY_HOSTNAME,
+	    &f.runs, err, sizeof(err)) == -1)
+		fail_msg("hostile: %s", err);
+	assert_int_equal(mesh_build(&f.m, &f.runs, 1.5, err, sizeof(err)), 0);
+	assert_int_equal(f.m.nhosts, 4);
+	got = render(&f, 1, 'm', MESH_RTT);
+	if (strcmp(got, want) != 0)
+		fail_msg("CSV differs:\n%s", got);
+	free(got);
+	mesh_free(&f.m);
+	mesh_runs_free(&f.runs);
+}
+
 static void
 test_formats(void **state)
 {
@@ -200,6 +254,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_plot_data, setup,
 		    teardown),
+		cmocka_unit_test(test_csv_hostile),
 		cmocka_unit_test(test_formats),
 	};
 

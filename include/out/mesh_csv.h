@@ -8,6 +8,9 @@
  * mbytes_per_s, gbytes_per_s), FIGURE by --figure with '_' for '-'
  * (cpu_rx).  A value the pair has not got is an empty field; why is
  * always quoted: an outlier's explanation, or why a pair has no rate.
+ * sender, receiver and why are text, written by out/csv.h's csv_cell
+ * (quoted as RFC 4180 says, defused when they start like a formula); the
+ * others are numbers.
  */
 #ifndef GB_MESH_CSV_H
 #define GB_MESH_CSV_H
