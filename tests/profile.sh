@@ -157,9 +157,14 @@ if snd and rcv:
     b = shape(snd) + shape(rcv)
     ok(not b, "1. the profile's members as the man page says%s" %
        (": " + "; ".join(b) if b else ""))
-    top5 = [t["name"] for t in rcv["top"][:5]]
-    ok(any(t["category"] == "copy" for t in rcv["top"][:5]),
-       "1. data copy among the receiver's top 5 (%s)" % ", ".join(top5))
+    # All ten reported, not five: on cpu-clock (no PMU) the functions
+    # that re-enable interrupts (pvm_irq_enable, the irqrestore unlocks)
+    # take the time spent with them off and can push the copy down
+    # (a fresh-clone CI run: copy sixth; issue 31's profile item).
+    top = [t["name"] for t in rcv["top"]]
+    ok(any(t["category"] == "copy" for t in rcv["top"]),
+       "1. data copy among the receiver's top %d (%s)" %
+       (len(top), ", ".join(top)))
 rc2, doc2 = load("skip")
 r2 = doc2.get("result", {})
 rcv2 = (r2.get("receiver") or {}).get("profile")
