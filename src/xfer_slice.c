@@ -114,6 +114,14 @@ slice_host(struct xfer_slice *sl, struct gb_interval *iv)
 }
 
 void
+xfer_slice_rebase(struct xfer_slice *sl, const struct tcpinfo_sample *s,
+    unsigned n)
+{
+	if (sl->tcp)
+		tcpinfo_sum(s, n < sl->n ? n : sl->n, &sl->last);
+}
+
+void
 xfer_slice_take(struct xfer_slice *sl, double slice_s, struct gb_interval *iv)
 {
 	if (sl->tcp)

@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "host/hoststat.h"
+#include "host/tcpinfo.h"
 
 struct xfer_slice {
 	const struct hoststat_roots *roots;
@@ -30,6 +31,13 @@ struct xfer_slice {
  */
 void	xfer_slice_init(struct xfer_slice *, const struct hoststat_roots *,
 	    const char *ifname, int tcp, const int *fds, unsigned n);
+/*
+ * --omit's end: the next slice's TCP counts start from these samples
+ * (the streams' own baselines), so that the measured slices add up to
+ * the test's figures exactly.
+ */
+void	xfer_slice_rebase(struct xfer_slice *, const struct tcpinfo_sample *,
+	    unsigned n);
 /* A slice of slice_s seconds ends: its TCP and host figures into iv. */
 void	xfer_slice_take(struct xfer_slice *, double slice_s,
 	    struct gb_interval *iv);
