@@ -322,10 +322,10 @@ check-asan-%:
 # without putting load under a timing check.  The plain checks and the
 # hostile peers run alone (netns_check.sh and sweep_netns.sh hold
 # throughput to 0.5-1 % of a link, hostile.sh holds answers to 1 s), and
-# so do the ASan checks.  Then the fuzz targets, two at a time, each 50 s
+# so do the ASan checks.  Then the fuzz targets, two at a time, each 35 s
 # or 1,000,000 runs (fuzz/fuzz.mk); the option checks, plain and ASan,
 # tests/auth.py (whose only time bound is 6 s per run) and one round of
-# the benchmark (no speed asserted) take the CPU the fifth target leaves
+# the benchmark (no speed asserted) take the CPU the last target leaves
 # free.  About 20 minutes on 2 CPUs.
 check-all:
 	@$(MAKE) --no-print-directory build-all

@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk: libFuzzer targets, included by the top Makefile.  See
 # fuzz/README for what each target feeds and checks.
 #
-#   make fuzz          each target 50 s or 1,000,000 runs, two at a time;
+#   make fuzz          each target 35 s or 1,000,000 runs, two at a time;
 #                      fails on any finding (check-all runs the same
 #                      runs, as fuzz-check-options)
 #   make fuzz-long     each target 10 minutes
@@ -23,12 +23,12 @@
 # the clang package.  Either will do.
 FUZZ_CC		?= $(firstword $(shell command -v clang clang-14 2>/dev/null) clang)
 FUZZ_BUILD	?= build-fuzz
-FUZZ_TIME	?= 50
+FUZZ_TIME	?= 35
 FUZZ_RUNS	?= 1000000
 FUZZ_JOBS	?= 2
 # Slowest first, so that two at a time end together.
-FUZZ_TARGETS	= fuzz_session fuzz_session_psk fuzz_side fuzz_proto fuzz_proc \
-		  fuzz_opts
+FUZZ_TARGETS	= fuzz_session fuzz_session_psk fuzz_side fuzz_merge fuzz_proto \
+		  fuzz_proc fuzz_opts
 
 FUZZ_SAN	= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		  -fno-omit-frame-pointer
@@ -57,6 +57,7 @@ FUZZ_ARGS_fuzz_session_psk = $(FUZZ_ARGS_fuzz_session)
 FUZZ_ARGS_fuzz_side	= -max_len=65536 -dict=fuzz/side.dict
 FUZZ_ARGS_fuzz_opts	= -max_len=4096 -dict=fuzz/opts.dict
 FUZZ_ARGS_fuzz_proc	= -max_len=16384
+FUZZ_ARGS_fuzz_merge	= -max_len=65536 -dict=fuzz/merge.dict
 
 # Instrumented for coverage, but without libFuzzer's main().
 $(FUZZ_BUILD)/obj/%.o: src/%.c
@@ -131,7 +132,7 @@ fuzz-long:
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=600 FUZZ_RUNS=-1
 
 # check-all's last step (run with -j2): the fuzz runs, and then, in the
-# slot the fifth target leaves free, the option checks, plain and ASan,
+# slot the last target leaves free, the option checks, plain and ASan,
 # check-auth (CPU only; its one bound is 6 s per client run) and one
 # short round of the benchmark (bench-smoke: every tool runs and gives a
 # figure; it asserts no speed).  Prerequisites start in this order.
@@ -166,7 +167,7 @@ fuzz-replay: fuzz-build
 FUZZ_SEEDS	?= fuzz/corpus
 fuzz-seeds: $(FUZZ_BUILD)/seedgen
 	rm -rf $(FUZZ_SEEDS)
-	mkdir -p $(FUZZ_SEEDS)/fuzz_proc
+	mkdir -p $(FUZZ_SEEDS)/fuzz_proc $(FUZZ_SEEDS)/fuzz_merge
 	./$(FUZZ_BUILD)/seedgen $(FUZZ_SEEDS)
 	@set -e; f=tests/fixtures; c=$(FUZZ_SEEDS)/fuzz_proc; \
 	for p in proc-stat-hotplug proc-interrupts-2008; do \
@@ -193,6 +194,14 @@ fuzz-seeds: $(FUZZ_BUILD)/seedgen
 	cp $$f/host-mq-before/sys/class/net/veth0/uevent $$c/uevent-veth; \
 	cp $$f/host-mq-before/sys/class/net/eth0/statistics/rx_bytes \
 	    $$c/statistics-rx_bytes; \
+	c=$(FUZZ_SEEDS)/fuzz_merge; \
+	for j in $$f/merge/*.json $$f/merge/mesh/*.json; do \
+		cp $$j $$c/$$(basename $$j); \
+	done; \
+	m=$$f/merge/mesh; \
+	{ cat $$m/h1-h2.json; printf '\0'; cat $$m/h1-h3.json; printf '\0'; \
+	    cat $$m/h1-h4.json; printf '\0'; cat $$f/merge/v6.json; } \
+	    >$$c/four-files; \
 	ls $(FUZZ_SEEDS)/* | wc -l
 
 # The checked-in seeds are what fuzz-seeds makes today: a codec change

@@ -393,6 +393,16 @@ run_ttcp(int argc, char *argv[], const struct hoststat_roots *roots)
 	return ferror(stdout) ? EXIT_TEST_FAILED : 0;
 }
 
+/* A merge error names files and quotes their words: no control bytes. */
+static void
+merge_error(const char *text)
+{
+	char	msg[4 * GB_ERR_LEN];
+
+	fprintf(stderr, "gigebench merge: %s\n",
+	    safetext_escape(msg, sizeof(msg), text));
+}
+
 /*
  * gigebench merge: many --json results of a mesh test into one matrix.
  * Exit 1 when a file cannot be read, is not a throughput result, or an
@@ -409,14 +419,14 @@ run_merge(int argc, char *argv[])
 		merge_opts_usage(stdout);
 		return 0;
 	case OPTS_ERROR:
-		fprintf(stderr, "gigebench merge: %s\n", err);
+		merge_error(err);
 		fprintf(stderr, "Try 'gigebench merge --help' for more "
 		    "information.\n");
 		return EXIT_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	if (merge_run(&o, stdout, err, sizeof(err)) == -1) {
-		fprintf(stderr, "gigebench merge: %s\n", err);
+		merge_error(err);
 		return EXIT_TEST_FAILED;
 	}
 	return 0;

@@ -18,8 +18,15 @@
  * run carries no provenance: it belongs to the pair its document's other
  * runs name, or to none when no run of the document succeeded.
  *
+ * What a hostile file may say is mesh_json_check.c's: the bounds on the
+ * text, the ranges of the numbers, the escaping of every string kept.
+ * A string is escaped before it is compared, so that two names that
+ * print the same are one host.
+ *
  * Pure but for mesh_json_read, which only reads the file into memory.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -29,24 +36,16 @@
 
 #include <jansson.h>
 
+#include "base/result.h"
+#include "base/safetext.h"
 #include "codec/mesh_json.h"
+#include "mesh_json_internal.h"
 
 #define MESH_JSON_ADDR_LEN	64
+#define MESH_JSON_HOST_LEN	256	/* a host name or address, escaped */
+#define MESH_JSON_NAME_LEN	1024	/* the file's name, escaped */
 
-/* One document's context for its runs. */
-struct mesh_doc {
-	const char		*name;		/* the file's */
-	enum mesh_by		 by;
-	struct mesh_runs	*runs;
-	size_t			 first;		/* its first run in runs */
-	char			*err;
-	size_t			 errlen;
-};
-
-static int	 mesh_json_error(const struct mesh_doc *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-static int
+int
 mesh_json_error(const struct mesh_doc *d, const char *fmt, ...)
 {
 	va_list	ap;
@@ -59,8 +58,7 @@ mesh_json_error(const struct mesh_doc *d, const char *fmt, ...)
 	return -1;
 }
 
-/* The member at a dotted path ("sender.host_cpu.busy_pct"), or NULL. */
-static json_t *
+json_t *
 mesh_json_at(json_t *o, const char *path)
 {
 	char		 key[64];
@@ -80,7 +78,7 @@ mesh_json_at(json_t *o, const char *path)
 	return o;
 }
 
-static double
+double
 mesh_json_num(json_t *o, const char *path)
 {
 	json_t	*v = mesh_json_at(o, path);
@@ -88,7 +86,7 @@ mesh_json_num(json_t *o, const char *path)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static const char *
+const char *
 mesh_json_str(json_t *o, const char *path)
 {
 	json_t	*v = mesh_json_at(o, path);
@@ -127,21 +125,21 @@ mesh_json_addr(const char *end, char *buf, size_t len, unsigned *port)
 	return buf;
 }
 
-/* Did the writer of this document connect (1) or listen (0)? */
+/* Did the writer of this document connect (1) or listen (0)?  -1: error. */
 static int
-mesh_json_is_client(json_t *doc)
+mesh_json_is_client(const struct mesh_doc *d, json_t *doc)
 {
 	char		 a[MESH_JSON_ADDR_LEN];
-	unsigned	 lport, rport;
-	double		 port = mesh_json_num(doc, "result.port");
+	unsigned	 lport, rport, port;
+	int		 has;
 
-	if (!isfinite(port))
-		return 1;
+	if ((has = mesh_json_port(d, doc, &port)) <= 0)
+		return has == 0 ? 1 : -1;
 	mesh_json_addr(mesh_json_str(doc, "provenance.control.local"), a,
 	    sizeof(a), &lport);
 	mesh_json_addr(mesh_json_str(doc, "provenance.control.remote"), a,
 	    sizeof(a), &rport);
-	return !(lport == (unsigned)port && rport != (unsigned)port);
+	return !(lport == port && rport != port);
 }
 
 /* This end's and the peer's names: hostnames, else addresses. */
@@ -149,20 +147,20 @@ static int
 mesh_json_ends(const struct mesh_doc *d, json_t *doc, char *mine,
     char *peer, size_t len)
 {
-	const char	*h = mesh_json_str(doc, "provenance.host.hostname");
-	const char	*p = mesh_json_str(doc,
-			    "provenance.peer_host.hostname");
+	const char	*h = mesh_json_text(doc, "provenance.host.hostname",
+			    mine, len);
+	const char	*p = mesh_json_text(doc,
+			    "provenance.peer_host.hostname", peer, len);
 
 	if (d->by == MESH_BY_HOSTNAME && h != NULL && p != NULL &&
-	    strcmp(h, p) != 0) {
-		snprintf(mine, len, "%s", h);
-		snprintf(peer, len, "%s", p);
+	    strcmp(h, p) != 0)
 		return 0;
-	}
 	mesh_json_addr(mesh_json_str(doc, "provenance.control.local"), mine,
 	    len, NULL);
 	mesh_json_addr(mesh_json_str(doc, "provenance.control.remote"), peer,
 	    len, NULL);
+	safetext_inplace(mine, len);
+	safetext_inplace(peer, len);
 	if (mine[0] == '\0' || peer[0] == '\0')
 		return mesh_json_error(d, "no %s%s", d->by == MESH_BY_HOSTNAME ?
 		    "two different provenance.host.hostname and "
@@ -181,9 +179,10 @@ static int
 mesh_json_who(const struct mesh_doc *d, json_t *doc, int reverse,
     struct mesh_run *r)
 {
-	char		 mine[256], peer[256];
+	char		 mine[MESH_JSON_HOST_LEN], peer[MESH_JSON_HOST_LEN];
+	char		 text[MESH_JSON_ADDR_LEN];
 	const char	*dir = mesh_json_str(doc, "params.direction");
-	int		 sends;
+	int		 sends, client;
 
 	if (dir == NULL)
 		return mesh_json_error(d, "missing params.direction");
@@ -194,13 +193,15 @@ mesh_json_who(const struct mesh_doc *d, json_t *doc, int reverse,
 		sends = 0;
 	else
 		return mesh_json_error(d, "params.direction is neither "
-		    "client_sends nor client_receives: %s", dir);
+		    "client_sends nor client_receives: %s",
+		    safetext_escape(text, sizeof(text), dir));
 	if (!json_is_object(json_object_get(doc, "provenance")))
 		return mesh_json_error(d, "missing provenance");
-	if (mesh_json_ends(d, doc, mine, peer, sizeof(mine)) == -1)
+	if (mesh_json_ends(d, doc, mine, peer, sizeof(mine)) == -1 ||
+	    (client = mesh_json_is_client(d, doc)) == -1)
 		return -1;
 	/* This end sent when it was the client that sends, or the reverse. */
-	sends = (sends == mesh_json_is_client(doc)) != reverse;
+	sends = (sends == client) != reverse;
 	if ((r->sender = strdup(sends ? mine : peer)) == NULL ||
 	    (r->receiver = strdup(sends ? peer : mine)) == NULL)
 		return mesh_json_error(d, "out of memory");
@@ -211,26 +212,30 @@ static int
 mesh_json_diag(const struct mesh_doc *d, json_t *res, struct mesh_run *r)
 {
 	json_t		*a = json_object_get(res, "diagnosis"), *e;
-	const char	*code, *side, *text;
+	const char	*text;
+	struct mesh_diag *g;
 	size_t		 i;
 
 	if (!json_is_array(a) || json_array_size(a) == 0)
 		return 0;
+	if (json_array_size(a) > GB_MAX_FINDINGS)
+		return mesh_json_error(d, "result.diagnosis has %zu entries: "
+		    "gigebench writes at most %d", json_array_size(a),
+		    GB_MAX_FINDINGS);
 	if ((r->diag = calloc(json_array_size(a), sizeof(*r->diag))) == NULL)
 		return mesh_json_error(d, "out of memory");
 	json_array_foreach(a, i, e) {
-		code = mesh_json_str(e, "code");
-		side = mesh_json_str(e, "side");
-		text = mesh_json_str(e, "text");
-		if (code == NULL)
+		g = &r->diag[r->ndiag];
+		if (mesh_json_text(e, "code", g->code, MESH_CODE_LEN) == NULL)
 			return mesh_json_error(d, "result.diagnosis[%zu] has "
 			    "no code", i);
-		snprintf(r->diag[r->ndiag].code, MESH_CODE_LEN, "%s", code);
-		snprintf(r->diag[r->ndiag].side, MESH_SIDE_LEN, "%s",
-		    side != NULL ? side : "-");
-		if ((r->diag[r->ndiag++].text = strdup(text != NULL ? text :
-		    "")) == NULL)
+		if (mesh_json_text(e, "side", g->side, MESH_SIDE_LEN) == NULL)
+			snprintf(g->side, MESH_SIDE_LEN, "-");
+		text = mesh_json_str(e, "text");
+		if ((g->text = mesh_json_strdup(text != NULL ? text : "")) ==
+		    NULL)
 			return mesh_json_error(d, "out of memory");
+		r->ndiag++;
 	}
 	return 0;
 }
@@ -240,24 +245,23 @@ static int
 mesh_json_figures(const struct mesh_doc *d, json_t *res, const char *what,
     struct mesh_run *r)
 {
-	r->mbps = mesh_json_num(res, "mbps");
-	if (!isfinite(r->mbps) || r->mbps < 0)
-		return mesh_json_error(d, "missing %s.mbps", what);
-	r->fig[MESH_CPU_TX] = mesh_json_num(res, "sender.host_cpu.busy_pct");
-	r->fig[MESH_CPU_RX] = mesh_json_num(res,
-	    "receiver.host_cpu.busy_pct");
-	r->fig[MESH_PROC_TX] = mesh_json_num(res, "sender.cpu.process_pct");
-	r->fig[MESH_PROC_RX] = mesh_json_num(res,
-	    "receiver.cpu.process_pct");
-	r->fig[MESH_IRQ_TX] = mesh_json_num(res, "sender.irq_per_packet");
-	r->fig[MESH_IRQ_RX] = mesh_json_num(res, "receiver.irq_per_packet");
-	r->fig[MESH_RETRANS] = mesh_json_num(res, "sender.tcp.retransmits");
-	r->fig[MESH_RTT] = mesh_json_num(res, "sender.tcp.rtt_us");
-	r->fig[MESH_BUSIEST_TX] = mesh_json_num(res,
-	    "sender.host_cpu.max_cpu_busy_pct");
-	r->fig[MESH_BUSIEST_RX] = mesh_json_num(res,
-	    "receiver.host_cpu.max_cpu_busy_pct");
+	if (mesh_json_rate(d, res, what, &r->mbps) == -1 ||
+	    mesh_json_figures_read(d, res, what, r) == -1)
+		return -1;
 	return mesh_json_diag(d, res, r);
+}
+
+/* Append r to the runs (which then own its strings), within the bound. */
+static int
+mesh_json_add(const struct mesh_doc *d, struct mesh_run *r)
+{
+	if (d->runs->n >= MESH_MAX_RUNS) {
+		mesh_run_clear(r);
+		return mesh_json_error(d, "more than %u runs in all the files",
+		    MESH_MAX_RUNS);
+	}
+	return mesh_runs_add(d->runs, r) == -1 ?
+	    mesh_json_error(d, "out of memory") : 0;
 }
 
 /* Append one direction of a test; reverse: --bidir's result.reverse. */
@@ -284,8 +288,7 @@ mesh_json_direction(const struct mesh_doc *d, json_t *doc,
 		mesh_run_clear(&r);
 		return -1;
 	}
-	return mesh_runs_add(d->runs, &r) == -1 ?
-	    mesh_json_error(d, "out of memory") : 0;
+	return mesh_json_add(d, &r);
 }
 
 /* A run that failed: the pair, if its document names one, comes later. */
@@ -299,7 +302,7 @@ mesh_json_failed(const struct mesh_doc *d, json_t *doc, const char *origin)
 	r.failed = 1;
 	r.mbps = NAN;
 	if ((r.origin = strdup(origin)) == NULL ||
-	    (why != NULL && (r.error = strdup(why)) == NULL)) {
+	    (why != NULL && (r.error = mesh_json_strdup(why)) == NULL)) {
 		mesh_run_clear(&r);
 		return mesh_json_error(d, "out of memory");
 	}
@@ -309,8 +312,7 @@ mesh_json_failed(const struct mesh_doc *d, json_t *doc, const char *origin)
 		mesh_run_clear(&r);
 		return -1;
 	}
-	return mesh_runs_add(d->runs, &r) == -1 ?
-	    mesh_json_error(d, "out of memory") : 0;
+	return mesh_json_add(d, &r);
 }
 
 /* params.rr: a latency test, which has no place in a rate matrix. */
@@ -446,25 +448,42 @@ mesh_json_skip_space(const char *text, size_t len, size_t off)
 	return off;
 }
 
+/* The bound on a file, as refusals say it. */
+static int
+mesh_json_too_large(const struct mesh_doc *d)
+{
+	return mesh_json_error(d, "larger than %u MiB: not a gigebench "
+	    "result", MESH_JSON_MAX_BYTES >> 20);
+}
+
 int
 mesh_json_parse(const char *text, size_t len, const char *name,
     enum mesh_by by, struct mesh_runs *runs, char *err, size_t errlen)
 {
-	struct mesh_doc	 d = { name, by, runs, runs->n, err, errlen };
+	char		 safe[MESH_JSON_NAME_LEN];
+	char		 why[4 * JSON_ERROR_TEXT_LENGTH];
+	struct mesh_doc	 d = { safetext_escape(safe, sizeof(safe), name), by,
+			    runs, runs->n, err, errlen };
 	json_error_t	 e;
 	json_t		*doc;
 	size_t		 start = runs->n, off, ndocs = 0;
 
+	if (len > MESH_JSON_MAX_BYTES)
+		return mesh_json_too_large(&d);
 	off = mesh_json_skip_space(text, len, 0);
 	if (off == len)
 		return mesh_json_error(&d, "empty: not a gigebench JSON "
 		    "result");
+	if (mesh_json_scan(&d, text, len) == -1)
+		return -1;
 	while (off < len) {
 		doc = json_loadb(text + off, len - off,
 		    JSON_DISABLE_EOF_CHECK, &e);
 		if (doc == NULL) {
+			/* jansson quotes the file's bytes: "near '...'". */
 			mesh_json_error(&d, "not JSON (line %d: %s)",
-			    mesh_json_line(text, off) + e.line - 1, e.text);
+			    mesh_json_line(text, off) + e.line - 1,
+			    safetext_escape(why, sizeof(why), e.text));
 			goto fail;
 		}
 		if (mesh_json_doc(&d, doc, ndocs++ > 0) == -1) {
@@ -481,42 +500,58 @@ fail:
 	return -1;
 }
 
+/*
+ * The whole of f into *buf (*len bytes): a regular file larger than the
+ * bound is refused by its size before a byte is read; a pipe is read to
+ * one byte past the bound.
+ */
+static int
+mesh_json_slurp(const struct mesh_doc *d, FILE *f, char **buf, size_t *len)
+{
+	struct stat	 st;
+	size_t		 cap = 1 << 16, n;
+	char		*more;
+
+	*buf = NULL;
+	*len = 0;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > (off_t)MESH_JSON_MAX_BYTES)
+		return mesh_json_too_large(d);
+	do {
+		if (*len == cap || *buf == NULL) {
+			if (*buf != NULL)
+				cap = cap * 2 > MESH_JSON_MAX_BYTES + 1 ?
+				    MESH_JSON_MAX_BYTES + 1 : cap * 2;
+			if ((more = realloc(*buf, cap)) == NULL)
+				return mesh_json_error(d, "out of memory");
+			*buf = more;
+		}
+		*len += n = fread(*buf + *len, 1, cap - *len, f);
+		if (*len > MESH_JSON_MAX_BYTES)
+			return mesh_json_too_large(d);
+	} while (n > 0);
+	if (ferror(f))
+		return mesh_json_error(d, "cannot read: %s", strerror(errno));
+	return 0;
+}
+
 int
 mesh_json_read(const char *path, enum mesh_by by, struct mesh_runs *runs,
     char *err, size_t errlen)
 {
-	struct mesh_doc	 d = { path, by, runs, 0, err, errlen };
+	char		 safe[MESH_JSON_NAME_LEN];
+	struct mesh_doc	 d = { safetext_escape(safe, sizeof(safe), path), by,
+			    runs, 0, err, errlen };
 	FILE		*f;
-	char		*buf, *more;
-	size_t		 len = 0, cap = 1 << 16, n;
+	char		*buf;
+	size_t		 len;
 	int		 rv;
 
 	if ((f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r")) == NULL)
 		return mesh_json_error(&d, "cannot read: %s", strerror(errno));
-	if ((buf = malloc(cap)) == NULL) {
-		rv = mesh_json_error(&d, "out of memory");
-		goto out;
-	}
-	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
-		if ((len += n) < cap)
-			continue;
-		if (cap >= MESH_JSON_MAX_BYTES) {
-			rv = mesh_json_error(&d, "larger than %u MiB: not a "
-			    "gigebench result", MESH_JSON_MAX_BYTES >> 20);
-			goto out;
-		}
-		if ((more = realloc(buf, cap * 2)) == NULL) {
-			rv = mesh_json_error(&d, "out of memory");
-			goto out;
-		}
-		buf = more;
-		cap *= 2;
-	}
-	if (ferror(f))
-		rv = mesh_json_error(&d, "cannot read: %s", strerror(errno));
-	else
+	rv = mesh_json_slurp(&d, f, &buf, &len);
+	if (rv == 0)
 		rv = mesh_json_parse(buf, len, path, by, runs, err, errlen);
-out:
 	free(buf);
 	if (f != stdin)
 		fclose(f);

@@ -9,7 +9,9 @@
 #   2. --csv: the header, one row per ordered pair, the outlier's row;
 #   3. --plot: an SVG that gnuplot wrote, not empty (PNG too);
 #   4. bad inputs: exit 1 naming the file and what is wrong, exit 2 naming
-#      the option; no crash (no exit above 3) on any of them.
+#      the option; no crash (no exit above 3) on any of them; hostile
+#      files (absurd numbers, 65 MiB, deep nesting, escape sequences)
+#      refused naming file and member, or shown escaped.
 # Needs gnuplot for 3 (apt-get install gnuplot-nox).
 set -u
 GIGEBENCH=${GIGEBENCH:-build/gigebench}
@@ -129,6 +131,45 @@ bad1 "$fix/nodirection.json" "missing params.direction"
 bad1 "$fix/nombps.json" "missing result.mbps"
 bad1 "$fix/noprov.json" "missing provenance"
 bad1 "$tmp/no-such.json" "cannot read: No such file or directory"
+
+# Hostile files: h1 -> h4 with one member edited, each refused naming
+# the file and the member; bounds on size and nesting before parsing.
+edit()
+{
+	local name=$1 from=$2 to=$3
+	python3 -c 'import sys
+t = open(sys.argv[1]).read()
+if sys.argv[2] not in t:
+    sys.exit("no " + sys.argv[2])
+sys.stdout.write(t.replace(sys.argv[2], sys.argv[3], 1))' \
+	    "$fix/mesh/h1-h4.json" "$from" "$to" >"$tmp/$name.json" ||
+	    fail "$name: the edit $from -> $to did not take"
+}
+lacks() { ! grep -q -- "$2" "$1"; }
+edit neg '"mbps": 95.1,' '"mbps": -1,'
+bad1 "$tmp/neg.json" "result.mbps is negative: -1"
+edit inf '"mbps": 95.1,' '"mbps": 1e999,'
+bad1 "$tmp/inf.json" "not JSON (line 71"
+edit busy '"busy_pct": 3.4' '"busy_pct": 101'
+bad1 "$tmp/busy.json" "result.receiver.host_cpu.busy_pct is too large: 101"
+edit proc '"process_pct": 6.3' '"process_pct": 1e300'
+bad1 "$tmp/proc.json" "result.receiver.cpu.process_pct is too large: 1e+300"
+edit port '"port": 5001' '"port": 99999'
+bad1 "$tmp/port.json" "result.port is not a port (0-65535): 99999"
+truncate -s 65M "$tmp/big.json"
+bad1 "$tmp/big.json" "larger than 64 MiB: not a gigebench result"
+python3 -c 'print("[" * 100000 + "]" * 100000)' >"$tmp/deep.json"
+bad1 "$tmp/deep.json" "nested deeper than 64 levels (line 1)"
+rc=0
+head -c 70000000 /dev/zero | "$GIGEBENCH" merge - >"$tmp/out" \
+    2>"$tmp/err" || rc=$?
+check "65 MiB down a pipe: exit 1, refused by the bound" \
+    all [ "$rc" -eq 1 ] -- has "$tmp/err" "-: larger than 64 MiB"
+edit esc '"hostname": "h1"' '"hostname": "h\u001b[2J`touch x`"'
+run "a host name with an escape sequence" 0 "$tmp/esc.json"
+check "... shown escaped, no ESC byte written" \
+    all has "$tmp/out" 'h\x1b[2J`touch x`' -- \
+    lacks "$tmp/out" $'\x1b'
 run "a directory" 1 "$tmp"
 run "--csv into a missing directory" 1 --csv "$tmp/none/x.csv" \
     "$fix"/mesh/*.json

@@ -258,6 +258,160 @@ test_refused(void **state)
 	refuse(FIX "no-such-file.json", "cannot read: No such file");
 }
 
+/* The text of path, NUL-terminated, into *len bytes; the caller frees. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE	*f = fopen(path, "r");
+	char	*buf;
+	long	 n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/*
+ * The one-test fixture with its first "from" made "to", parsed as a
+ * file named hostile.json: 0 or -1, with err, the runs in l.
+ */
+static int
+edited(const char *from, const char *to, struct mesh_runs *l, char *err,
+    size_t errlen)
+{
+	size_t	 len, flen = strlen(from), tlen = strlen(to);
+	char	*text = slurp(FIX "mesh/h1-h4.json", &len), *at, *out;
+	int	 rv;
+
+	at = strstr(text, from);
+	if (at == NULL)
+		fail_msg("the fixture has no \"%s\"", from);
+	out = malloc(len - flen + tlen + 1);
+	assert_non_null(out);
+	memcpy(out, text, (size_t)(at - text));
+	memcpy(out + (at - text), to, tlen);
+	strcpy(out + (at - text) + tlen, at + flen);
+	memset(l, 0, sizeof(*l));
+	rv = mesh_json_parse(out, strlen(out), "hostile.json",
+	    MESH_BY_HOSTNAME, l, err, errlen);
+	free(out);
+	free(text);
+	return rv;
+}
+
+/* The fixture with "from" made "to" is refused, and err says want. */
+static void
+refuse_edit(const char *from, const char *to, const char *want)
+{
+	struct mesh_runs	l;
+	char			err[512] = "";
+
+	if (edited(from, to, &l, err, sizeof(err)) != -1)
+		fail_msg("%s -> %s: taken", from, to);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s -> %s: \"%s\" does not say \"%s\"", from, to,
+		    err, want);
+	assert_int_equal(l.n, 0);
+	mesh_runs_free(&l);
+}
+
+/* Numbers no gigebench writes, each refused naming its member. */
+static void
+test_hostile_numbers(void **state)
+{
+	struct mesh_runs	l;
+	char			err[512];
+
+	(void)state;
+	refuse_edit("\"mbps\": 95.1,", "\"mbps\": -1,",
+	    "result.mbps is negative: -1");
+	refuse_edit("\"mbps\": 95.1,", "\"mbps\": 2e9,",
+	    "result.mbps is too large: 2e+09 (at most 1e+09)");
+	/* ncpus 2: 202 % is the ceiling, 250 % is past it. */
+	refuse_edit("\"process_pct\": 6.3", "\"process_pct\": 250",
+	    "result.receiver.cpu.process_pct is too large: 250");
+	refuse_edit("\"busy_pct\": 3.4", "\"busy_pct\": 101",
+	    "result.receiver.host_cpu.busy_pct is too large: 101");
+	refuse_edit("\"retransmits\": 40", "\"retransmits\": 5e9",
+	    "result.sender.tcp.retransmits is too large: 5e+09");
+	refuse_edit("\"retransmits\": 40", "\"retransmits\": -40",
+	    "result.sender.tcp.retransmits is negative");
+	refuse_edit("\"port\": 5001", "\"port\": 70000",
+	    "result.port is not a port (0-65535): 70000");
+	refuse_edit("\"port\": 5001", "\"port\": 50.5",
+	    "result.port is not a port");
+	/* jansson takes no NaN and no overflowing number. */
+	refuse_edit("\"mbps\": 95.1,", "\"mbps\": 1e999,", "not JSON (line");
+	refuse_edit("\"mbps\": 95.1,", "\"mbps\": NaN,", "not JSON (line");
+	/* What a process on two CPUs can show is still taken. */
+	assert_int_equal(edited("\"process_pct\": 6.3",
+	    "\"process_pct\": 200.5", &l, err, sizeof(err)), 0);
+	assert_int_equal(l.n, 1);
+	assert_true(fabs(l.v[0].fig[MESH_PROC_RX] - 200.5) < 1e-9);
+	mesh_runs_free(&l);
+}
+
+/* A string from another host reaches the writers escaped. */
+static void
+test_hostile_strings(void **state)
+{
+	struct mesh_runs	l;
+	char			err[512];
+
+	(void)state;
+	assert_int_equal(edited("\"hostname\": \"h1\"",
+	    "\"hostname\": \"h\\u001b[31m`x`\\n\\u0085\"", &l, err,
+	    sizeof(err)), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].sender, "h\\x1b[31m`x`\\x0a\\xc2\\x85");
+	assert_string_equal(l.v[0].receiver, "h4");
+	mesh_runs_free(&l);
+}
+
+/* Bounds on the text, checked before jansson builds anything. */
+static void
+test_hostile_shape(void **state)
+{
+	struct mesh_runs	 l = { NULL, 0, 0 };
+	char			 err[512];
+	char			*deep;
+	size_t			 i, n = MESH_JSON_MAX_DEPTH + 1;
+
+	(void)state;
+	deep = malloc(2 * n + 1);
+	assert_non_null(deep);
+	for (i = 0; i < n; i++) {
+		deep[i] = '[';
+		deep[n + i] = ']';
+	}
+	deep[2 * n] = '\0';
+	assert_int_equal(mesh_json_parse(deep, 2 * n, "deep.json",
+	    MESH_BY_HOSTNAME, &l, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "nested deeper than 64 levels (line 1)"));
+	/* Brackets inside a string are not nesting: jansson sees it. */
+	deep[0] = '"';
+	deep[2 * n - 1] = '"';
+	assert_int_equal(mesh_json_parse(deep, 2 * n, "deep.json",
+	    MESH_BY_HOSTNAME, &l, err, sizeof(err)), -1);
+	assert_null(strstr(err, "nested"));
+	assert_non_null(strstr(err, "not JSON (line 1"));
+	free(deep);
+	/* The size is refused before a byte is looked at. */
+	assert_int_equal(mesh_json_parse("{}", (size_t)MESH_JSON_MAX_BYTES + 1,
+	    "big.json", MESH_BY_HOSTNAME, &l, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "larger than 64 MiB"));
+	assert_int_equal(l.n, 0);
+}
+
 /* A bad document after good ones takes the file's runs back. */
 static void
 test_parse_rolls_back(void **state)
@@ -296,6 +450,9 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_single),
+		cmocka_unit_test(test_hostile_numbers),
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_hostile_shape),
 		cmocka_unit_test(test_sweep_runs),
 		cmocka_unit_test(test_sweep_failed_run),
 		cmocka_unit_test(test_client_receives_swaps),

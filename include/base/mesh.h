@@ -18,6 +18,12 @@
 #define MESH_CODE_LEN		32	/* a diagnosis code, "cpu_bound" */
 #define MESH_SIDE_LEN		16	/* "sender", "receiver", "path" */
 #define MESH_MAX_HOSTS		1024u
+/*
+ * Runs in all the files of one merge: every ordered pair of the largest
+ * mesh (MESH_MAX_HOSTS hosts) once.  A run takes about 250 bytes with
+ * its strings, so the list stays under 300 MB whatever the files say.
+ */
+#define MESH_MAX_RUNS		(1u << 20)
 
 /*
  * The figures of one run: the first MESH_NFIGURES can be the second
