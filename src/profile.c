@@ -26,7 +26,7 @@
  *   native_irq_enable, pv_native_irq_enable,     the paravirt hooks that
  *   pvm_irq_enable, xen_irq_enable*,             local_irq_enable() and
  *   __raw_callee_save_*irq_enable*               local_irq_restore() call
- *   native_restore_fl, xen_restore_fl*           (restore_fl: before 5.10)
+ *   native_restore_fl, xen_restore_fl*           (older kernels' restore_fl)
  *   arch_local_irq_enable, arch_local_irq_restore inline, but a compiler
  *                                                may keep a copy
  * Not in it: __local_bh_enable_ip, _local_bh_enable and the *_unlock_bh
