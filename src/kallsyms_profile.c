@@ -1,8 +1,10 @@
 /*
  * kallsyms_profile.c: profile_build() (kallsyms.h), the sampler's counts
  * (perfsample.h) made into the report's struct gb_profile
- * (base/profile.h): each kernel address to its symbol and category, the
- * functions summed over their addresses, the processes over their
+ * (base/profile.h): each kernel address to its symbol and category (by
+ * the event sampled: under cpu-clock the functions that enable
+ * interrupts again are GB_CAT_IRQOFF), the functions summed over their
+ * addresses, the processes over their
  * samples, the top GB_PROFILE_TOP of both.
  *
  * The split (idle, kernel, user) is the sampler's, whose addresses add
@@ -105,7 +107,8 @@ profile_functions(struct gb_profile *p, struct profile_hit *hits,
 		memset(&fn, 0, sizeof(fn));
 		for (j = i; j < n && hits[j].sym == s; j++)
 			fn.samples += hits[j].n;
-		fn.cat = profile_cat_of(s->name, s->module, driver);
+		fn.cat = profile_cat_of(s->name, s->module, driver,
+		    p->event);
 		p->cat[fn.cat] += fn.samples;
 		profile_copy(fn.name, sizeof(fn.name), s->name,
 		    strlen(s->name));
@@ -131,7 +134,8 @@ profile_kernel(struct gb_profile *p, const struct perfsample_counts *c,
 		if ((s = kallsyms_find(ks, c->ips[i].ip)) == NULL)
 			p->unknown += v;
 		else if (hits == NULL)	/* no memory: no functions */
-			p->cat[profile_cat_of(s->name, s->module, driver)] += v;
+			p->cat[profile_cat_of(s->name, s->module, driver,
+			    p->event)] += v;
 		else {
 			hits[n].sym = s;
 			hits[n++].n = v;

@@ -54,7 +54,10 @@ struct perfsample_event {
 	uint64_t	 config;
 };
 
-/* Cycles where there is a PMU, else the timer (a VM without one). */
+/*
+ * Cycles where there is a PMU, else the timer (a VM without one):
+ * perfsample_event_pick() says which, PERFSAMPLE_PICK_* indexes this.
+ */
 static const struct perfsample_event perfsample_events[] = {
 	{ "cycles",	PERF_TYPE_HARDWARE,	PERF_COUNT_HW_CPU_CYCLES },
 	{ "cpu-clock",	PERF_TYPE_SOFTWARE,	PERF_COUNT_SW_CPU_CLOCK },
@@ -252,25 +255,45 @@ perfsample_open_all(struct perfsample *ps, const struct perfsample_event *ev,
 	return 0;
 }
 
+enum perfsample_pick
+perfsample_event_pick(int cycles_rc, int at_open, int e)
+{
+	if (cycles_rc == 0)
+		return PERFSAMPLE_PICK_CYCLES;
+	/*
+	 * What perf_event_open(2) says when the hardware event is not
+	 * there: ENOENT (no PMU driver takes PERF_TYPE_HARDWARE, a VM
+	 * without a virtual PMU), EOPNOTSUPP (the PMU cannot sample, as
+	 * in a guest whose PMU counts but has no overflow interrupt),
+	 * ENODEV (no such counter on this CPU).  Any other errno, or a
+	 * ring that mmap(2) refused, is not about the PMU: cpu-clock
+	 * would fail the same way, so cycles' reason is the one given.
+	 */
+	if (at_open && (e == ENOENT || e == EOPNOTSUPP || e == ENODEV))
+		return PERFSAMPLE_PICK_CLOCK;
+	return PERFSAMPLE_PICK_FAIL;
+}
+
 static int
 perfsample_open(struct perfsample *ps, char *err, size_t errlen)
 {
 	const struct perfsample_event	*ev = &perfsample_events[0];
 	size_t				 failed;
-	int				 e;
+	int				 rc, e;
 
-	if (perfsample_open_all(ps, ev, &failed) == -1 &&
-	    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV) &&
-	    ps->cpu[failed].fd == -1) {
+	rc = perfsample_open_all(ps, ev, &failed);
+	e = errno;
+	if (perfsample_event_pick(rc, rc == -1 && ps->cpu[failed].fd == -1,
+	    e) == PERFSAMPLE_PICK_CLOCK) {
 		perfsample_close_all(ps);	/* no cycles: no PMU */
 		ev = &perfsample_events[1];
-		(void)perfsample_open_all(ps, ev, &failed);
+		rc = perfsample_open_all(ps, ev, &failed);
+		e = errno;
 	}
-	if (failed == ps->ncpus) {
+	if (rc == 0) {
 		snprintf(ps->event, sizeof(ps->event), "%s", ev->name);
 		return 0;
 	}
-	e = errno;
 	if (ps->cpu[failed].fd == -1)
 		perfsample_open_error(ps->procroot, ev->name,
 		    ps->cpu[failed].id, e, err, errlen);

@@ -5,8 +5,9 @@
  * tests/test_perfsample.c, nothing else: the records, the tally (counters
  * and the two hash tables), one ring's drain over memory laid out as
  * perf's mmap (a test builds one by hand, records straddling the end
- * included), the counts made from a tally, a process's name and the
- * reason perf_event_open(2) was refused.
+ * included), the counts made from a tally, a process's name, the event
+ * chosen from how cycles' open went, and the reason perf_event_open(2)
+ * was refused.
  */
 #ifndef GB_PERFSAMPLE_INTERNAL_H
 #define GB_PERFSAMPLE_INTERNAL_H
@@ -78,6 +79,21 @@ void	perfsample_comm_read(const char *procroot, uint32_t pid,
 	    char comm[16]);
 /* perfsample.c */
 
+/*
+ * The event perfsample_start() samples, from how opening cycles on
+ * every CPU went: cycles_rc 0 (it opened): cycles; -1 with errno e, at
+ * the perf_event_open(2) of a CPU (at_open) or at its ring's mmap(2)
+ * (!at_open): cpu-clock when e says the host has no PMU to count
+ * cycles (ENOENT, EOPNOTSUPP, ENODEV from the open), else none, cycles'
+ * error being the reason.  Pure.
+ */
+enum perfsample_pick {
+	PERFSAMPLE_PICK_CYCLES,	/* keep cycles */
+	PERFSAMPLE_PICK_CLOCK,	/* no PMU: close them, open cpu-clock */
+	PERFSAMPLE_PICK_FAIL	/* neither: report cycles' error */
+};
+enum perfsample_pick	perfsample_event_pick(int cycles_rc, int at_open,
+	    int e);
 /*
  * Why perf_event_open(2) of event on CPU cpu failed with errno e:
  * EACCES and EPERM name procroot/sys/kernel/perf_event_paranoid.

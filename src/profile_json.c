@@ -145,7 +145,7 @@ static int
 profile_cat_member(const json_t *o, const char *path, const char *key,
     int *cat, char *err, size_t errlen)
 {
-	char name[16];
+	char name[48];
 
 	if (profile_string(o, path, key, 0, name, sizeof(name), err,
 	    errlen) == -1)
@@ -156,6 +156,10 @@ profile_cat_member(const json_t *o, const char *path, const char *key,
 	return 0;
 }
 
+/*
+ * Every category, in order; a peer or a file from before GB_CAT_IRQOFF
+ * has all but that one, which is then 0 (its samples are in locking).
+ */
 static int
 profile_cats_from(const json_t *j, struct gb_profile *p, char *err,
     size_t errlen)
@@ -163,14 +167,17 @@ profile_cats_from(const json_t *j, struct gb_profile *p, char *err,
 	const json_t *a = json_object_get(j, "categories"), *o;
 	char path[48];
 	uint64_t sum = 0;
+	size_t n = json_array_size(a), k;
 	int i, cat;
 
-	if (!json_is_array(a) || json_array_size(a) != GB_NCAT)
+	if (!json_is_array(a) || (n != GB_NCAT && n != GB_NCAT - 1))
 		return profile_fail(err, errlen, "profile.categories is not "
 		    "an array of %d categories", GB_NCAT);
-	for (i = 0; i < GB_NCAT; i++) {
-		snprintf(path, sizeof(path), "profile.categories[%d]", i);
-		o = json_array_get(a, (size_t)i);
+	for (i = 0, k = 0; i < GB_NCAT; i++) {
+		if (i == GB_CAT_IRQOFF && n == GB_NCAT - 1)
+			continue;
+		snprintf(path, sizeof(path), "profile.categories[%zu]", k);
+		o = json_array_get(a, k++);
 		if (!json_is_object(o))
 			return profile_fail(err, errlen, "%s is not an "
 			    "object", path);
@@ -190,6 +197,13 @@ profile_cats_from(const json_t *j, struct gb_profile *p, char *err,
 		    "add up to the busy samples (%llu, not %llu)",
 		    (unsigned long long)sum,
 		    (unsigned long long)(p->kernel + p->user));
+	if (p->cat[GB_CAT_IRQOFF] != 0 &&
+	    !profile_event_hides_irqs_off(p->event))
+		return profile_fail(err, errlen, "profile.categories has "
+		    "%llu samples \"%s\" under %s, which does not hide the "
+		    "time interrupts are off",
+		    (unsigned long long)p->cat[GB_CAT_IRQOFF],
+		    profile_cat_name(GB_CAT_IRQOFF), p->event);
 	return 0;
 }
 

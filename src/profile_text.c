@@ -5,11 +5,16 @@
  *   gigebench-r: profile cpu-clock 499 Hz x 2 CPUs, 9980 samples, 0 lost:
  *       idle 38.5 %, kernel 61.2 %, user 0.3 %; of the busy samples: copy
  *       45.8 %, checksum 0.0 %, stack 29.6 %, ...
+ *   gigebench-r: profile event: cpu-clock (no PMU): time with interrupts
+ *       disabled is charged to the function that enables them again,
+ *       "irqs off (attributed to the re-enable)"
  *   gigebench-r: profile top: 44.1 % _copy_to_iter, 6.0 % tcp_recvmsg, ...
  *   gigebench-r: profile cost: 1994 samples/s handled, sampler 0.4 % of
  *       a CPU
  *
- * (each one line).  No I/O but the stream it is given.
+ * (each one line).  The category of the re-enables is printed only
+ * for an event that hides that time; it is 0 under any other.  No I/O
+ * but the stream it is given.
  */
 #include <stdio.h>
 
@@ -27,12 +32,28 @@ profile_text_split(FILE *fp, const struct gb_profile *p, const char *pre)
 	    profile_split(p, p->idle), profile_split(p, p->kernel),
 	    profile_split(p, p->user));
 	for (i = 0; i < GB_NCAT; i++) {
+		if (i == GB_CAT_IRQOFF &&
+		    !profile_event_hides_irqs_off(p->event))
+			continue;
 		fprintf(fp, "%s %s %.1f %%", i > 0 ? "," : "",
 		    profile_cat_name(i), profile_share(p, p->cat[i]));
 		if (i == GB_CAT_DRIVER && p->driver[0] != '\0')
 			fprintf(fp, " (%s)", p->driver);
 	}
 	fputc('\n', fp);
+}
+
+/* What the event can see: the line that names it. */
+static void
+profile_text_event(FILE *fp, const struct gb_profile *p, const char *pre)
+{
+	if (profile_event_hides_irqs_off(p->event))
+		fprintf(fp, "%s profile event: %s (no PMU): time with "
+		    "interrupts disabled is charged to the function that "
+		    "enables them again, \"%s\"\n", pre, p->event,
+		    profile_cat_name(GB_CAT_IRQOFF));
+	else
+		fprintf(fp, "%s profile event: %s\n", pre, p->event);
 }
 
 static void
@@ -67,6 +88,7 @@ profile_text(FILE *fp, const struct gb_profile *p, const char *pre)
 		return;
 	}
 	profile_text_split(fp, p, pre);
+	profile_text_event(fp, p, pre);
 	profile_text_top(fp, p, pre);
 	fprintf(fp, "%s profile cost: %.0f samples/s handled, the sampler "
 	    "%.2f %% of a CPU\n", pre, p->handled_per_s, p->seconds > 0 ?

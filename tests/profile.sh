@@ -4,14 +4,18 @@
 # sending side) and the receiver's copy is the host's:
 #   1. a 3 s test with --profile to a listener with --allow-profile: exit
 #      0; both ends' profile in the JSON, its members (event, 499 Hz, the
-#      CPUs, the split adding up to the samples, the nine categories in
+#      CPUs, the split adding up to the samples, the ten categories in
 #      order adding up to the busy samples, at most 10 top entries most
 #      first, the cost), and data-copy functions among the receiver's top
-#      5;
+#      10; under cpu-clock the top's irq re-enables (the irqrestore
+#      unlocks, the paravirt irq_enable hooks) in "irqs off (attributed
+#      to the re-enable)", not locking; under cycles that category 0;
 #   2. the same with --skip-rx-copy: the receiver's copy share falls to
 #      half or less;
-#   3. the text report's profile lines on both sides; data_copy in the
-#      diagnosis exactly when an end's copy share is 25 % or more;
+#   3. the text report's profile lines on both sides, one event line
+#      each naming the event (for cpu-clock, where the irqs-off time
+#      goes); data_copy in the diagnosis exactly when an end's copy
+#      share is 25 % or more;
 #   4. a listener without --allow-profile: the test passes, its profile
 #      is null with the reason, the client's is there;
 #   5. not root, perf_event_paranoid raised to 3 (put back after): the
@@ -100,11 +104,14 @@ run sweeptext --allow-profile -- -T 1 --sendfile --profile \
 mv "$tmp/sweeptext.json" "$tmp/sweeptext.out"
 
 "$PY" - "$tmp" <<'EOF' >"$tmp/judge.out"
-import csv, json, os, sys
+import csv, json, os, re, sys
 d = sys.argv[1]
 ok = lambda c, t: print(("ok - " if c else "FAIL - ") + t)
+IRQOFF = "irqs off (attributed to the re-enable)"
 CATS = ["copy", "checksum", "stack", "softirq", "driver", "sched",
-        "locking", "kernel", "user"]
+        "locking", IRQOFF, "kernel", "user"]
+REENABLE = re.compile(r"^(_raw_\w+_unlock_irq\w*|\w*pvm_irq_enable|"
+                      r"pv_native_irq_enable|native_irq_enable)(\..*)?$")
 
 def load(name):
     rc = open(os.path.join(d, name + ".rc")).read().strip()
@@ -165,6 +172,29 @@ if snd and rcv:
     ok(any(t["category"] == "copy" for t in rcv["top"]),
        "1. data copy among the receiver's top %d (%s)" %
        (len(top), ", ".join(top)))
+def irqs_off(p):
+    """The reasons p's irq re-enables are not where its event puts them."""
+    bad = []
+    cat = next(c for c in p["categories"] if c["name"] == IRQOFF)
+    for t in p["top"]:
+        if t["kind"] != "function" or not REENABLE.match(t["name"]):
+            continue
+        want = IRQOFF if p["event"] == "cpu-clock" else "locking" \
+            if t["name"].startswith("_raw_") else "kernel"
+        if t["category"] != want:
+            bad.append("%s in %s, not %s" % (t["name"], t["category"], want))
+    if p["event"] != "cpu-clock" and cat["samples"] != 0:
+        bad.append("%d irqs-off samples under %s" % (cat["samples"],
+                                                   p["event"]))
+    return bad
+
+if snd and rcv:
+    b = irqs_off(snd) + irqs_off(rcv)
+    ok(not b, "1. %s: the irq re-enables' category (%s %.1f %%, locking "
+       "%.1f %% at the receiver)%s" % (rcv["event"], IRQOFF,
+       next(c["pct"] for c in rcv["categories"] if c["name"] == IRQOFF),
+       next(c["pct"] for c in rcv["categories"] if c["name"] == "locking"),
+       ": " + "; ".join(b) if b else ""))
 rc2, doc2 = load("skip")
 r2 = doc2.get("result", {})
 rcv2 = (r2.get("receiver") or {}).get("profile")
@@ -190,6 +220,12 @@ ok(all(s in text for s in ("gigebench-t: profile top:",
                            "gigebench-t: profile cost:",
                            "gigebench-r: profile cpu")),
    "3. the text report's profile lines on both sides")
+ev = re.findall(r"^gigebench-[tr]: profile event: (\S+)(.*)$", text, re.M)
+ok(len(ev) == 2 and all(e in ("cycles", "cpu-clock") and
+                        (("charged to the function that enables them "
+                          "again" in rest) == (e == "cpu-clock"))
+                        for e, rest in ev),
+   "3. one event line each side: %s" % ", ".join(e for e, _ in ev))
 try:
     rows = list(csv.DictReader(open(os.path.join(d, "t.csv"))))
     row = rows[0]

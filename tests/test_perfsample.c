@@ -3,7 +3,8 @@
  * laid out by hand as perf's mmap (records straddling the end, a loss,
  * a throttle, a broken header), the classification, names from
  * tests/fixtures/perfsample/ merged, a table grown to thousands of
- * addresses, the reasons for a refused perf_event_open(2).  With it (root,
+ * addresses, the event picked from how cycles' open went (no PMU:
+ * cpu-clock), the reasons for a refused perf_event_open(2).  With it (root,
  * or perf_event_paranoid at 0 or less; skipped otherwise, with the
  * reason): all CPUs at 997 Hz while this process spins in user space and
  * then reads /dev/zero, a start freed without a stop, a stop twice.
@@ -258,6 +259,41 @@ test_open_error(void **state)
 	    "No such device");
 }
 
+/* How cycles' open went, and the event that is then sampled. */
+static const struct {
+	int	rc, at_open, e;
+	enum perfsample_pick pick;
+} picks[] = {
+	{ 0, 0, 0, PERFSAMPLE_PICK_CYCLES },	/* a PMU: cycles ran */
+	{ 0, 0, ENOENT, PERFSAMPLE_PICK_CYCLES },	/* errno stale */
+	/* No PMU: a VM without one (this repository's CI), or no counter. */
+	{ -1, 1, ENOENT, PERFSAMPLE_PICK_CLOCK },
+	{ -1, 1, EOPNOTSUPP, PERFSAMPLE_PICK_CLOCK },
+	{ -1, 1, ENODEV, PERFSAMPLE_PICK_CLOCK },
+	/* Refusals cpu-clock would meet too: cycles' reason is given. */
+	{ -1, 1, EACCES, PERFSAMPLE_PICK_FAIL },
+	{ -1, 1, EPERM, PERFSAMPLE_PICK_FAIL },
+	{ -1, 1, EMFILE, PERFSAMPLE_PICK_FAIL },
+	{ -1, 1, EINVAL, PERFSAMPLE_PICK_FAIL },
+	/* The open went, the ring's mmap did not: not the PMU's doing. */
+	{ -1, 0, ENODEV, PERFSAMPLE_PICK_FAIL },
+	{ -1, 0, EPERM, PERFSAMPLE_PICK_FAIL },
+};
+
+static void
+test_event_pick(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof(picks) / sizeof(picks[0]); i++)
+		if (perfsample_event_pick(picks[i].rc, picks[i].at_open,
+		    picks[i].e) != picks[i].pick)
+			fail_msg("case %zu (rc %d, at_open %d, %s): not %d", i,
+			    picks[i].rc, picks[i].at_open,
+			    strerror(picks[i].e), (int)picks[i].pick);
+}
+
 static void
 test_start_refusals(void **state)
 {
@@ -459,6 +495,7 @@ main(void)
 		cmocka_unit_test(test_ring_many),
 		cmocka_unit_test(test_comm_read),
 		cmocka_unit_test(test_open_error),
+		cmocka_unit_test(test_event_pick),
 		cmocka_unit_test(test_start_refusals),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_lifecycle),

@@ -3,7 +3,9 @@
  * of kernel functions as a table of names seen in real profiles (perf
  * top on a sender and a receiver, veth and e1000), the driver by module
  * and by a built-in's prefix with '-' for '_', the order that settles
- * names two rules take; the category names both ways; the shares.
+ * names two rules take; the functions that enable interrupts again,
+ * their own category under cpu-clock only; the category names both
+ * ways; the shares.
  */
 
 #include <stdarg.h>
@@ -123,7 +125,7 @@ test_cat_of(void **state)
 	for (i = 0; i < sizeof(cat_cases) / sizeof(cat_cases[0]); i++) {
 		const struct cat_case *c = &cat_cases[i];
 
-		got = profile_cat_of(c->sym, c->module, c->driver);
+		got = profile_cat_of(c->sym, c->module, c->driver, NULL);
 		if (got != c->cat) {
 			print_error("%s [%s] with driver \"%s\": %s, expected "
 			    "%s\n", c->sym, c->module, c->driver,
@@ -131,6 +133,76 @@ test_cat_of(void **state)
 			fail();
 		}
 	}
+}
+
+/*
+ * The functions that enable interrupts again: their own category under
+ * cpu-clock (they are charged with the time interrupts were off), as
+ * before under cycles; and those that stay put under both.
+ */
+static const struct {
+	const char	*sym;
+	const char	*module;
+	int		 cycles, clock;
+} irq_cases[] = {
+	{ "_raw_spin_unlock_irqrestore", "", GB_CAT_LOCK, GB_CAT_IRQOFF },
+	{ "_raw_spin_unlock_irq", "", GB_CAT_LOCK, GB_CAT_IRQOFF },
+	{ "_raw_read_unlock_irqrestore", "", GB_CAT_LOCK, GB_CAT_IRQOFF },
+	{ "_raw_write_unlock_irq", "", GB_CAT_LOCK, GB_CAT_IRQOFF },
+	{ "_raw_spin_unlock_irqrestore.part.0", "", GB_CAT_LOCK,
+	    GB_CAT_IRQOFF },
+	{ "pvm_irq_enable", "", GB_CAT_KERNEL, GB_CAT_IRQOFF },
+	{ "__raw_callee_save_pvm_irq_enable", "", GB_CAT_KERNEL,
+	    GB_CAT_IRQOFF },
+	{ "pv_native_irq_enable", "", GB_CAT_KERNEL, GB_CAT_IRQOFF },
+	{ "native_irq_enable", "", GB_CAT_KERNEL, GB_CAT_IRQOFF },
+	{ "xen_irq_enable_direct", "", GB_CAT_KERNEL, GB_CAT_IRQOFF },
+	{ "native_restore_fl", "", GB_CAT_KERNEL, GB_CAT_IRQOFF },
+	{ "arch_local_irq_restore", "", GB_CAT_KERNEL, GB_CAT_IRQOFF },
+	/* Softirqs, not interrupts: the timer fires while they are off. */
+	{ "__local_bh_enable_ip", "", GB_CAT_KERNEL, GB_CAT_KERNEL },
+	{ "_raw_spin_unlock_bh", "", GB_CAT_LOCK, GB_CAT_LOCK },
+	/* Taking a lock, not giving it back. */
+	{ "_raw_spin_lock_irqsave", "", GB_CAT_LOCK, GB_CAT_LOCK },
+	{ "_raw_spin_lock_irq", "", GB_CAT_LOCK, GB_CAT_LOCK },
+	{ "_raw_spin_unlock", "", GB_CAT_LOCK, GB_CAT_LOCK },
+	/* Their own work's, and an interrupt line's. */
+	{ "finish_task_switch.isra.0", "", GB_CAT_SCHED, GB_CAT_SCHED },
+	{ "handle_softirqs", "", GB_CAT_SOFTIRQ, GB_CAT_SOFTIRQ },
+	{ "timekeeper_unlock_irqrestore", "", GB_CAT_LOCK, GB_CAT_LOCK },
+	{ "irq_enable", "", GB_CAT_KERNEL, GB_CAT_KERNEL },
+	/* A module's own function of that name is not the kernel's. */
+	{ "native_irq_enable", "somemod", GB_CAT_KERNEL, GB_CAT_KERNEL },
+};
+
+static void
+test_cat_irqs_off(void **state)
+{
+	size_t	i;
+	int	cy, cl, nul;
+
+	(void)state;
+	assert_true(profile_event_hides_irqs_off("cpu-clock"));
+	assert_false(profile_event_hides_irqs_off("cycles"));
+	assert_false(profile_event_hides_irqs_off(""));
+	assert_false(profile_event_hides_irqs_off(NULL));
+	for (i = 0; i < sizeof(irq_cases) / sizeof(irq_cases[0]); i++) {
+		cy = profile_cat_of(irq_cases[i].sym, irq_cases[i].module,
+		    "veth", "cycles");
+		nul = profile_cat_of(irq_cases[i].sym, irq_cases[i].module,
+		    "veth", NULL);
+		cl = profile_cat_of(irq_cases[i].sym, irq_cases[i].module,
+		    "veth", "cpu-clock");
+		if (cy != irq_cases[i].cycles || nul != cy ||
+		    cl != irq_cases[i].clock)
+			fail_msg("%s [%s]: cycles %s, none %s, cpu-clock %s",
+			    irq_cases[i].sym, irq_cases[i].module,
+			    profile_cat_name(cy), profile_cat_name(nul),
+			    profile_cat_name(cl));
+	}
+	/* The driver comes first, whatever the event. */
+	assert_int_equal(profile_cat_of("veth_unlock_irqrestore", "", "veth",
+	    "cpu-clock"), GB_CAT_DRIVER);
 }
 
 static void
@@ -145,6 +217,8 @@ test_cat_names(void **state)
 	}
 	assert_string_equal(profile_cat_name(GB_CAT_LOCK), "locking");
 	assert_string_equal(profile_cat_name(GB_CAT_CSUM), "checksum");
+	assert_string_equal(profile_cat_name(GB_CAT_IRQOFF),
+	    "irqs off (attributed to the re-enable)");
 	assert_null(profile_cat_name(-1));
 	assert_null(profile_cat_name(GB_NCAT));
 	assert_int_equal(profile_cat_lookup("nonsense"), -1);
@@ -172,6 +246,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cat_of),
+		cmocka_unit_test(test_cat_irqs_off),
 		cmocka_unit_test(test_cat_names),
 		cmocka_unit_test(test_share),
 	};

@@ -2,8 +2,10 @@
  * test_profile_json.c: --profile's figures on the wire and on paper: the
  * JSON codec (profile_json.c) both ways, a round trip, then a table of
  * broken documents a hostile listener could send, each refused with the
- * member named; the null forms (not asked, missing with its reason); and
- * the text lines (profile_text.c) against the expected text.
+ * member named; the event and the irqs-off category as members, and a
+ * document from before that category; the null forms (not asked,
+ * missing with its reason); and the text lines (profile_text.c) against
+ * the expected text, under cpu-clock and cycles.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,7 +42,8 @@ sample(struct gb_profile *p)
 	p->cat[GB_CAT_STACK] = 300;
 	p->cat[GB_CAT_SOFTIRQ] = 150;
 	p->cat[GB_CAT_DRIVER] = 60;
-	p->cat[GB_CAT_KERNEL] = 40;
+	p->cat[GB_CAT_IRQOFF] = 24;
+	p->cat[GB_CAT_KERNEL] = 16;
 	p->cat[GB_CAT_USER] = 50;
 	snprintf(p->driver, sizeof(p->driver), "veth");
 	p->ntop = 3;
@@ -98,6 +101,69 @@ test_round_trip(void **state)
 	json_decref(j);
 }
 
+/* The event and the new category as members, by name. */
+static void
+test_members(void **state)
+{
+	struct gb_profile p;
+	json_t *j, *c;
+
+	(void)state;
+	sample(&p);
+	j = profile_json(&p);
+	assert_string_equal(json_string_value(json_object_get(j, "event")),
+	    "cpu-clock");
+	c = json_array_get(json_object_get(j, "categories"), GB_CAT_IRQOFF);
+	assert_string_equal(json_string_value(json_object_get(c, "name")),
+	    "irqs off (attributed to the re-enable)");
+	assert_int_equal(json_integer_value(json_object_get(c, "samples")),
+	    24);
+	assert_true(json_real_value(json_object_get(c, "pct")) == 2.0);
+	assert_int_equal(json_array_size(json_object_get(j, "categories")),
+	    GB_NCAT);
+	json_decref(j);
+	/* Under cycles the category is there, and 0. */
+	snprintf(p.event, sizeof(p.event), "cycles");
+	p.cat[GB_CAT_LOCK] += p.cat[GB_CAT_IRQOFF];
+	p.cat[GB_CAT_IRQOFF] = 0;
+	j = profile_json(&p);
+	assert_string_equal(json_string_value(json_object_get(j, "event")),
+	    "cycles");
+	c = json_array_get(json_object_get(j, "categories"), GB_CAT_IRQOFF);
+	assert_int_equal(json_integer_value(json_object_get(c, "samples")),
+	    0);
+	json_decref(j);
+}
+
+/*
+ * A peer (or a file) from before the category: nine, the irqs-off one
+ * absent, read as 0.
+ */
+static void
+test_before_irqs_off(void **state)
+{
+	struct gb_profile p, q;
+	json_t *j, *a;
+	char err[256];
+
+	(void)state;
+	sample(&p);
+	p.cat[GB_CAT_LOCK] += p.cat[GB_CAT_IRQOFF];
+	p.cat[GB_CAT_IRQOFF] = 0;
+	j = profile_json(&p);
+	a = json_object_get(j, "categories");
+	assert_int_equal(json_array_remove(a, GB_CAT_IRQOFF), 0);
+	assert_int_equal(profile_from_json(j, NULL, &q, err, sizeof(err)), 0);
+	assert_memory_equal(q.cat, p.cat, sizeof(p.cat));
+	/* Eight is not enough. */
+	assert_int_equal(json_array_remove(a, 0), 0);
+	assert_int_equal(profile_from_json(j, NULL, &q, err, sizeof(err)),
+	    -1);
+	assert_string_equal(err, "profile.categories is not an array of 10 "
+	    "categories");
+	json_decref(j);
+}
+
 static void
 test_nulls(void **state)
 {
@@ -135,6 +201,8 @@ static const struct {
 	{ "", "idle", "801", "profile.idle, kernel and user do not add up" },
 	{ "", "kernel", "3000", "profile.kernel is out of range" },
 	{ "", "event", "7", "profile.event is not a string" },
+	{ "", "event", "\"cycles\"", "profile.categories has 24 samples "
+	    "\"irqs off (attributed to the re-enable)\" under cycles" },
 	{ "", "hz", "\"997\"", "profile.hz is not an integer" },
 	{ "", "seconds", "-2.0", "profile.seconds is negative" },
 	{ "", "driver", "\"a\\u0001b\"", "profile.driver holds a byte" },
@@ -147,6 +215,9 @@ static const struct {
 	    "profile.categories do not add up" },
 	{ "categories", "2", "{\"name\": \"nope\", \"samples\": 300}",
 	    "profile.categories[2].name is not a category" },
+	{ "categories", "7", "{\"name\": \"kernel\", \"samples\": 24}",
+	    "profile.categories[7] is not \"irqs off (attributed to the "
+	    "re-enable)\"" },
 	{ "top", "0", "{\"name\": \"f\", \"kind\": \"thing\", \"module\": "
 	    "null, \"category\": \"copy\", \"samples\": 1}",
 	    "profile.top[0].kind is neither" },
@@ -221,12 +292,25 @@ test_text(void **state)
 	    "gigebench-r: profile cpu-clock 997 Hz x 2 CPUs, 2000 samples, 3 "
 	    "lost: idle 40.0 %, kernel 57.5 %, user 2.5 %; of the busy "
 	    "samples: copy 50.0 %, checksum 0.0 %, stack 25.0 %, softirq "
-	    "12.5 %, driver 5.0 % (veth), sched 0.0 %, locking 0.0 %, kernel "
-	    "3.3 %, user 4.2 %\n"
+	    "12.5 %, driver 5.0 % (veth), sched 0.0 %, locking 0.0 %, irqs off "
+	    "(attributed to the re-enable) 2.0 %, kernel 1.3 %, user 4.2 %\n"
+	    "gigebench-r: profile event: cpu-clock (no PMU): time with "
+	    "interrupts disabled is charged to the function that enables "
+	    "them again, \"irqs off (attributed to the re-enable)\"\n"
 	    "gigebench-r: profile top: 45.0 % _copy_to_iter, 5.0 % veth_xmit "
 	    "[veth], 4.2 % gigebench (process)\n"
 	    "gigebench-r: profile cost: 1994 samples/s handled, the sampler "
 	    "0.40 % of a CPU\n");
+	free(t);
+	/* Cycles: the event named, no irqs-off category. */
+	snprintf(p.event, sizeof(p.event), "cycles");
+	p.cat[GB_CAT_LOCK] += p.cat[GB_CAT_IRQOFF];
+	p.cat[GB_CAT_IRQOFF] = 0;
+	t = render(&p);
+	assert_non_null(strstr(t, "sched 0.0 %, locking 2.0 %, kernel 1.3 %"));
+	assert_null(strstr(t, "irqs off"));
+	assert_non_null(strstr(t, "\ngigebench-r: profile event: cycles\n"
+	    "gigebench-r: profile top:"));
 	free(t);
 	memset(&p, 0, sizeof(p));
 	t = render(&p);
@@ -246,6 +330,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_before_irqs_off),
 		cmocka_unit_test(test_nulls),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_text),

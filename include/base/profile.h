@@ -30,6 +30,8 @@ enum gb_prof_cat {
 	GB_CAT_DRIVER,		/* the test interface's driver */
 	GB_CAT_SCHED,		/* the scheduler, wakeups */
 	GB_CAT_LOCK,		/* spinlocks, mutexes, lock_sock */
+	/* cpu-clock only: the functions that enable interrupts again */
+	GB_CAT_IRQOFF,
 	GB_CAT_KERNEL,		/* any other kernel function */
 	GB_CAT_USER,		/* user space, any process */
 	GB_NCAT
@@ -70,17 +72,31 @@ struct gb_profile {
 };
 
 /* "copy", "checksum", "stack", "softirq", "driver", "sched", "locking",
- * "kernel", "user"; NULL out of range. */
+ * "irqs off (attributed to the re-enable)", "kernel", "user"; NULL out
+ * of range. */
 const char	*profile_cat_name(int cat);
 /* The inverse: the category named name, or -1. */
 int		 profile_cat_lookup(const char *name);
 /*
+ * Whether event's samples cannot fall where interrupts are disabled:
+ * "cpu-clock", whose sample is taken by a timer interrupt that waits
+ * until they are enabled again, so that the time they were off is
+ * charged to the function that enables them (GB_CAT_IRQOFF).  Not
+ * "cycles": the PMU's overflow interrupt is an NMI on x86 (on arm64
+ * without pseudo-NMIs it is not, and cycles is blind there too; the
+ * report cannot tell).
+ */
+int		 profile_event_hides_irqs_off(const char *event);
+/*
  * The category of the kernel function sym, in module ("" when built
  * in), where driver is the test interface's driver ("" unknown): its
  * module, or a built-in function named driver_*, is GB_CAT_DRIVER.
+ * Sampled with event (NULL: "cycles"), a function that enables
+ * interrupts again is GB_CAT_IRQOFF where the event hides the time
+ * they were off, its usual category (locking, most) otherwise.
  */
 int		 profile_cat_of(const char *sym, const char *module,
-		    const char *driver);
+		    const char *driver, const char *event);
 /* samples as a percentage of p's busy samples; 0 when none. */
 double		 profile_share(const struct gb_profile *p, uint64_t samples);
 /* The same of all its samples (the idle/kernel/user split). */
