@@ -174,7 +174,7 @@ fuzz-seeds: $(FUZZ_BUILD)/seedgen
 		{ cat $$f/$$p-before; printf '\0'; cat $$f/$$p-after; } \
 		    >$$c/$$p; \
 	done; \
-	for h in gmac legacy mq virtio; do \
+	for h in gmac legacy mq virtio pile; do \
 		for x in interrupts stat softirqs; do \
 			[ -f $$f/host-$$h-before/proc/$$x ] || continue; \
 			{ cat $$f/host-$$h-before/proc/$$x; printf '\0'; \

@@ -9,7 +9,8 @@
  * counters that are diffed (/proc/stat, /proc/interrupts) read the first
  * as "before" and the second (or the first again) as "after", and the
  * pure code downstream runs on the pair as in a test: cpustat_diff(),
- * irqline_select(), irqline_diff(), irqline_report().  Every other parser
+ * irqline_select(), irqline_diff(), irqline_report(), and the spread's
+ * spread_cpus() on the pair read as /proc/stat and /proc/softirqs.  Every other parser
  * reads the first sample; the frame classifier reads the whole input as
  * one frame of each link type it knows.  Running them all on each input
  * keeps the seeds plain copies of real files.
@@ -36,6 +37,7 @@
 #include "host/irqstat.h"
 #include "host/mtu.h"
 #include "host/netif.h"
+#include "host/spread.h"
 #include "base/sweep.h"
 #include "base/units.h"
 
@@ -142,17 +144,41 @@ proc_interrupts(const struct sample *a, const struct sample *b)
 	irqstat_free(&after);
 }
 
+/* Both samples as /proc/softirqs and as /proc/stat, and the spread. */
 static void
-proc_softirqs(const struct sample *a)
+proc_softirqs(const struct sample *a, const struct sample *b)
 {
-	struct irqstat_softirq si;
+	const struct sample *smp[2] = { a, b };
+	struct irqstat_softirq si[2];
+	struct cpustat cs[2];
+	struct gb_spread *sp;
 	char err[GB_ERR_LEN];
+	uint64_t rx, tx;
 	FILE *f;
+	int i;
 
-	if ((f = sample_open(a)) == NULL)
-		return;
-	irqstat_softirq_parse(f, &si, err, sizeof(err));
-	fclose(f);
+	if ((sp = calloc(1, sizeof(*sp))) == NULL)
+		abort();
+	for (i = 0; i < 2; i++) {
+		irqstat_softirq_init(&si[i]);
+		cpustat_init(&cs[i]);
+		if ((f = sample_open(smp[i])) == NULL)
+			continue;
+		irqstat_softirq_parse(f, &si[i], err, sizeof(err));
+		rewind(f);
+		cpustat_parse(f, &cs[i], err, sizeof(err));
+		fclose(f);
+	}
+	if (irqstat_softirq_cpu(&si[1], 0, &rx, &tx) == 0 && !si[1].has)
+		fail("a per-CPU count from a sample that was not read");
+	spread_cpus(&cs[0], &cs[1], &si[0], &si[1], sp);
+	if (sp->ncpu > GB_SPREAD_MAX_CPUS || sp->ncpu > sp->ncpus)
+		fail("the spread holds more CPUs than it may");
+	for (i = 0; i < 2; i++) {
+		irqstat_softirq_free(&si[i]);
+		cpustat_free(&cs[i]);
+	}
+	free(sp);
 }
 
 static void
@@ -171,6 +197,7 @@ sys_netif(const struct sample *a)
 	netif_uevent_parse(f, small, sizeof(small));
 	fclose(f);
 	netif_name_ok(a->str);
+	netif_queue_kind(a->str);
 }
 
 static void
@@ -344,7 +371,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sample_init(&b, data, size);
 	proc_stat(&a, &b);
 	proc_interrupts(&a, &b);
-	proc_softirqs(&a);
+	proc_softirqs(&a, &b);
 	sys_netif(&a);
 	context_files(&a);
 	journal(&a);

@@ -34,6 +34,7 @@ bidir_share(struct gb_side *fwd, struct gb_side *rev, int fwd_tx)
 	rev->cpu = fwd->cpu;
 	rev->host_cpu = fwd->host_cpu;
 	rev->iface = f;
+	rev->spread = fwd->spread;
 	rev->context = fwd->context;
 }
 

@@ -311,17 +311,14 @@ cpustat_diff_cpus(const struct cpustat *b, const struct cpustat *a,
 }
 
 void
-cpustat_diff(const struct cpustat *before, const struct cpustat *after,
-    struct gb_host_cpu *out)
+cpustat_ticks_diff(const struct cpustat_ticks *before,
+    const struct cpustat_ticks *after, struct gb_host_cpu *out)
 {
 	struct cpustat_ticks	d;
 	double			all;
 
 	memset(out, 0, sizeof(*out));
-	out->max_cpu = -1;
-	if (!before->has || !after->has)
-		return;
-	cpustat_ticks_delta(&before->total, &after->total, &d);
+	cpustat_ticks_delta(before, after, &d);
 	if ((all = cpustat_ticks_all(&d)) <= 0.0)
 		return;		/* no tick passed: no figure, not 0 % */
 	out->has = 1;
@@ -330,6 +327,20 @@ cpustat_diff(const struct cpustat *before, const struct cpustat *after,
 	out->sys_pct = 100.0 * (double)d.system / all;
 	out->irq_pct = 100.0 * (double)d.irq / all;
 	out->softirq_pct = 100.0 * (double)d.softirq / all;
+}
+
+void
+cpustat_diff(const struct cpustat *before, const struct cpustat *after,
+    struct gb_host_cpu *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->max_cpu = -1;
+	if (!before->has || !after->has)
+		return;
+	cpustat_ticks_diff(&before->total, &after->total, out);
+	out->max_cpu = -1;
+	if (!out->has)
+		return;
 	cpustat_diff_cpus(before, after, out);
 	/*
 	 * A uniprocessor kernel may print the aggregate line alone: then

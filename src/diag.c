@@ -14,8 +14,8 @@
  * This file owns the run and the order of the findings, the figures
  * every finding reads (streams, rate, link, MTU), the CPU, retransmission
  * and goodput findings, and the text and JSON renderers.  The window
- * findings are diag_window.c's, the interrupt findings diag_irq.c's
- * (diag_internal.h ties them).
+ * findings are diag_window.c's, the interrupt findings diag_irq.c's,
+ * the spread's diag_spread.c's (diag_internal.h ties them).
  *
  * Part of the figures came from the peer over the network, so strings are
  * read within their arrays and findings are kept to printable ASCII.
@@ -45,6 +45,7 @@ static void	 diag_cpu(struct gb_result *, const struct gb_side *,
 		    const char *);
 static void	 diag_retransmits(struct gb_result *);
 static void	 diag_goodput(struct gb_result *);
+static void	 diag_spread(struct gb_result *);
 
 /* ---- helpers ---- */
 
@@ -214,6 +215,18 @@ diag_goodput(struct gb_result *r)
 	    assumed ? " (assumed)" : "");
 }
 
+/* The spread's findings on both ends (diag_spread.c). */
+static void
+diag_spread(struct gb_result *r)
+{
+	diag_few_vectors(r, &r->sender, "sender");
+	diag_few_vectors(r, &r->receiver, "receiver");
+	diag_irq_pile(r, &r->sender, "sender");
+	diag_irq_pile(r, &r->receiver, "receiver");
+	diag_cpu_softirq(r, &r->sender, "sender");
+	diag_cpu_softirq(r, &r->receiver, "receiver");
+}
+
 /* ---- interface ---- */
 
 double
@@ -234,10 +247,11 @@ diag_tcp_goodput_mbps(double link_mbps, unsigned mtu, unsigned overhead_bytes)
 }
 
 /*
- * At most 15 findings (2 cpu_bound, 2 window_limited, 1 window size, 2
- * no_coalescing, 2 shared_irq, 2 legacy_irq, retransmits, goodput,
- * udp_loss, udp_held_back): they
- * fit GB_MAX_FINDINGS, and diag_add() drops any past it all the same.
+ * At most 21 findings (2 cpu_bound, 2 window_limited, 1 window size, 2
+ * no_coalescing, 2 shared_irq, 2 legacy_irq, 2 few_vectors, 2 irq_pile,
+ * 2 cpu_softirq_bound, retransmits, goodput, udp_loss, udp_held_back):
+ * they fit GB_MAX_FINDINGS, and diag_add() drops any past it all the
+ * same.
  */
 /*
  * A sample too small to carry a finding: /proc/stat counts in ticks of
@@ -301,6 +315,7 @@ diag_run(struct gb_result *r)
 		diag_irq_shared(r, &r->receiver, "receiver");
 		diag_irq_legacy(r, &r->sender, "sender");
 		diag_irq_legacy(r, &r->receiver, "receiver");
+		diag_spread(r);
 		diag_retransmits(r);
 		diag_rr(r);
 		return;
@@ -315,6 +330,7 @@ diag_run(struct gb_result *r)
 	diag_irq_shared(r, &r->receiver, "receiver");
 	diag_irq_legacy(r, &r->sender, "sender");
 	diag_irq_legacy(r, &r->receiver, "receiver");
+	diag_spread(r);
 	diag_retransmits(r);
 	diag_goodput(r);
 	diag_udp(r);

@@ -3,7 +3,8 @@
  * files: diag.c (the run, the figures every finding reads, CPU,
  * retransmits, goodput, the renderers), diag_window.c (the TCP window
  * against the path) and diag_irq.c (interrupts: coalescing, shared and
- * legacy lines), diag_udp.c and diag_rr.c.  Nothing outside src/diag*.c
+ * legacy lines), diag_spread.c (queues and CPUs), diag_udp.c and
+ * diag_rr.c.  Nothing outside src/diag*.c
  * includes it.
  */
 #ifndef GB_DIAG_INTERNAL_H
@@ -36,6 +37,17 @@ void	 diag_window_size(struct gb_result *);
 void	 diag_coalescing(struct gb_result *, const struct gb_side *,
 	    const char *side, int data_tx);
 void	 diag_irq_shared(struct gb_result *, const struct gb_side *,
+	    const char *side);
+/*
+ * diag_spread.c: one queue's line with most of the interrupts
+ * (irq_pile), one CPU's softirqs the bottleneck (cpu_softirq_bound),
+ * more rx queues than interrupt lines (few_vectors).
+ */
+void	 diag_irq_pile(struct gb_result *, const struct gb_side *,
+	    const char *side);
+void	 diag_cpu_softirq(struct gb_result *, const struct gb_side *,
+	    const char *side);
+void	 diag_few_vectors(struct gb_result *, const struct gb_side *,
 	    const char *side);
 /* diag_rr.c: --rr's interrupts a transaction and wake-up latency. */
 void	 diag_rr(struct gb_result *);

@@ -4,7 +4,8 @@
  *
  * This file only composes: cpustat.c reads /proc/stat, irqstat.c
  * /proc/interrupts and /proc/softirqs, irqline.c picks and reports the
- * interface's lines, netif.c reads sysfs.  It owns the rules that turn two
+ * interface's lines, netif.c reads sysfs, spread.c makes the per-CPU
+ * figures.  It owns the rules that turn two
  * snapshots into result.h figures: which figures are unavailable (a
  * missing file never is an error), that counters going backwards give 0
  * rather than a wrap to 2^64, that interrupts per packet are counted
@@ -27,6 +28,7 @@
 #include "host/irqline.h"
 #include "host/irqstat.h"
 #include "host/netif.h"
+#include "host/spread.h"
 
 struct hoststat {
 	char			ifname[GB_IFNAME_LEN];	/* "" when none */
@@ -39,6 +41,7 @@ struct hoststat {
 	struct irqstat_softirq	softirq;
 	struct netif_stats	net;
 	struct netif_kind	kind;
+	struct netif_queues	queues;
 };
 
 static int	hoststat_irq(struct hoststat *, const char *, const char *,
@@ -96,6 +99,7 @@ hoststat_take(const struct hoststat_roots *roots, const char *ifname,
 	}
 	cpustat_init(&hs->cpu);
 	irqstat_init(&hs->irq);
+	irqstat_softirq_init(&hs->softirq);
 	clock_gettime(CLOCK_MONOTONIC, &hs->mono);
 	hs->has_rusage = getrusage(RUSAGE_SELF, &hs->ru) == 0;
 	if ((cpustat_read(procfs, &hs->cpu, why, sizeof(why)) == -1 &&
@@ -108,6 +112,8 @@ hoststat_take(const struct hoststat_roots *roots, const char *ifname,
 		snprintf(hs->ifname, sizeof(hs->ifname), "%s", ifname);
 		netif_stats_read(sysfs, ifname, &hs->net, why, sizeof(why));
 		netif_kind_read(sysfs, ifname, &hs->kind, why, sizeof(why));
+		netif_queues_read(sysfs, ifname, &hs->queues, why,
+		    sizeof(why));
 		if (hoststat_irq(hs, procfs, sysfs, why, sizeof(why)) == -1)
 			goto nomem;
 	}
@@ -125,6 +131,7 @@ hoststat_free(struct hoststat *hs)
 		return;
 	cpustat_free(&hs->cpu);
 	irqstat_free(&hs->irq);
+	irqstat_softirq_free(&hs->softirq);
 	free(hs);
 }
 
@@ -303,4 +310,23 @@ hoststat_diff(const struct hoststat *before, const struct hoststat *after,
 		hoststat_diff_iface(before, after, data_tx, iface);
 	if (cpu != NULL)
 		hoststat_diff_proc(before, after, wall, cpu);
+}
+
+void
+hoststat_spread(const struct hoststat *before, const struct hoststat *after,
+    struct gb_spread *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	if (before == NULL || after == NULL)
+		return;
+	sp->has = 1;
+	spread_cpus(&before->cpu, &after->cpu, &before->softirq,
+	    &after->softirq, sp);
+	/* As the test ended: ethtool -L during it changes them. */
+	if (*after->ifname != '\0' &&
+	    strcmp(before->ifname, after->ifname) == 0 && after->queues.has) {
+		sp->has_queues = 1;
+		sp->rx_queues = after->queues.rx;
+		sp->tx_queues = after->queues.tx;
+	}
 }

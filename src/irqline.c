@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static uint64_t	irqline_delta(const struct irqstat *,
 static int	irqline_append(char *, size_t, size_t *, const char *, int);
 static size_t	irqline_landed(const struct irqstat *,
 		    const struct irqstat *, const struct irqstat_line *,
-		    unsigned *);
+		    unsigned *, int *);
 static void	irqline_collapse(char *, size_t, const char *);
 static void	irqline_copy(char *, size_t, const char *);
 static void	irqline_fill(const struct irqstat *, const struct irqstat *,
@@ -231,19 +232,21 @@ irqline_cpulist(const unsigned *cpus, size_t n, char *buf, size_t len)
 
 /*
  * The CPUs whose count of line a went up, into cpus (room for
- * after->ncpus).  Columns are matched by CPU number, not position: a CPU
- * that went offline during the test takes its column with it.  Both
- * headers are ascending, so one walk finds every pair.
+ * after->ncpus), and in *top the one it went up the most on (the lowest
+ * of a tie; -1 when none).  Columns are matched by CPU number, not
+ * position: a CPU that went offline during the test takes its column
+ * with it.  Both headers are ascending, so one walk finds every pair.
  */
 static size_t
 irqline_landed(const struct irqstat *before, const struct irqstat *after,
-    const struct irqstat_line *a, unsigned *cpus)
+    const struct irqstat_line *a, unsigned *cpus, int *top)
 {
 	const struct irqstat_line	*b;
-	uint64_t			 was;
+	uint64_t			 was, now, most = 0;
 	size_t				 n = 0;
 	int				 j, k = 0, same;
 
+	*top = -1;
 	if (after->cpu_ids == NULL || after->counts == NULL)
 		return 0;
 	b = irqline_find(before, a->name);
@@ -263,8 +266,13 @@ irqline_landed(const struct irqstat *before, const struct irqstat *after,
 				was = before->counts[b->first + (size_t)k];
 		} else if (b != NULL && j < b->ncounts)
 			was = before->counts[b->first + (size_t)j];
-		if (after->counts[a->first + (size_t)j] > was)
-			cpus[n++] = after->cpu_ids[j];
+		if ((now = after->counts[a->first + (size_t)j]) <= was)
+			continue;
+		cpus[n++] = after->cpu_ids[j];
+		if (now - was > most && after->cpu_ids[j] <= INT_MAX) {
+			most = now - was;
+			*top = (int)after->cpu_ids[j];
+		}
 	}
 	return n;
 }
@@ -317,7 +325,7 @@ irqline_fill(const struct irqstat *before, const struct irqstat *after,
 	irqline_copy(out->actions, sizeof(out->actions), a->actions);
 	out->shared = irqline_shared(a, ifname);
 	out->count = irqline_delta(before, a);
-	n = irqline_landed(before, after, a, cpus);
+	n = irqline_landed(before, after, a, cpus, &out->top_cpu);
 	irqline_cpulist(cpus, n, out->cpus, sizeof(out->cpus));
 }
 
@@ -353,6 +361,7 @@ irqline_report(const struct irqstat *before, const struct irqstat *after,
 {
 	struct irqline_rank	top[GB_MAX_IRQ_LINES];
 	unsigned		*cpus, n, i;
+	uint64_t		 total;
 
 	if (max > GB_MAX_IRQ_LINES)
 		max = GB_MAX_IRQ_LINES;
@@ -375,5 +384,12 @@ irqline_report(const struct irqstat *before, const struct irqstat *after,
 			    ifname, cpus, &lines[i]);
 	}
 	free(cpus);
+	/* Shares of all the lines' interrupts, also those not reported. */
+	total = irqline_diff(before, after);
+	for (i = 0; i < n && total > 0; i++) {
+		lines[i].has_share = 1;
+		lines[i].share_pct = 100.0 * (double)lines[i].count /
+		    (double)total;
+	}
 	return (int)n;
 }

@@ -401,40 +401,78 @@ irqstat_retain(struct irqstat *is,
 	    sizeof(*is->counts));
 }
 
+void
+irqstat_softirq_init(struct irqstat_softirq *si)
+{
+	memset(si, 0, sizeof(*si));
+	irqstat_init(&si->rows);
+}
+
+void
+irqstat_softirq_free(struct irqstat_softirq *si)
+{
+	irqstat_free(&si->rows);
+	irqstat_softirq_init(si);
+}
+
+/* What irqstat_softirq_parse() hands to irqstat_retain(). */
+struct irqstat_net_rows {
+	int	found;		/* 1: NET_RX kept, 2: NET_TX kept */
+};
+
+/* The first NET_RX and the first NET_TX row; a repeated one is not. */
+static int
+irqstat_net_keep(const struct irqstat_line *l, void *arg)
+{
+	struct irqstat_net_rows	*w = arg;
+	int			 bit;
+
+	if (strcmp(l->name, "NET_RX") == 0)
+		bit = 1;
+	else if (strcmp(l->name, "NET_TX") == 0)
+		bit = 2;
+	else
+		return 0;
+	if (w->found & bit)
+		return 0;
+	w->found |= bit;
+	return 1;
+}
+
 /*
  * /proc/softirqs (2.6.31 and later) has the layout of /proc/interrupts: a
- * "CPU0 CPU1" header, then "NET_RX:  304  348" rows.
+ * "CPU0 CPU1" header, then "NET_RX:  304  348" rows.  The two rows stay,
+ * with their columns, for the spread's per-CPU counts.
  */
 int
 irqstat_softirq_parse(FILE *fp, struct irqstat_softirq *si, char *err,
     size_t errlen)
 {
-	struct irqstat	is;
-	size_t		i;
-	int		found = 0;
+	struct irqstat_net_rows	 w = { 0 };
+	struct irqstat		*is = &si->rows;
+	size_t			 i;
 
-	memset(si, 0, sizeof(*si));
-	irqstat_init(&is);
-	if (irqstat_parse(fp, &is, err, errlen) == -1) {
-		irqstat_free(&is);
+	si->has = 0;
+	si->net_rx = si->net_tx = 0;
+	si->rx_row = si->tx_row = 0;
+	if (irqstat_parse(fp, is, err, errlen) == -1)
 		return -1;
-	}
-	for (i = 0; i < is.nlines; i++) {
-		if (strcmp(is.lines[i].name, "NET_RX") == 0 && !(found & 1)) {
-			si->net_rx = is.lines[i].total;
-			found |= 1;
-		} else if (strcmp(is.lines[i].name, "NET_TX") == 0 &&
-		    !(found & 2)) {
-			si->net_tx = is.lines[i].total;
-			found |= 2;
-		}
-	}
-	irqstat_free(&is);
-	if (found != 3) {
-		memset(si, 0, sizeof(*si));
+	irqstat_retain(is, irqstat_net_keep, &w);
+	if (w.found != 3) {
+		is->has = 0;
+		is->nlines = 0;
 		snprintf(err, errlen, "no NET_RX and NET_TX rows");
 		errno = EINVAL;
 		return -1;
+	}
+	for (i = 0; i < is->nlines; i++) {
+		if (strcmp(is->lines[i].name, "NET_RX") == 0) {
+			si->rx_row = i;
+			si->net_rx = is->lines[i].total;
+		} else {
+			si->tx_row = i;
+			si->net_tx = is->lines[i].total;
+		}
 	}
 	si->has = 1;
 	return 0;
@@ -447,7 +485,8 @@ irqstat_softirq_read(const char *procfs, struct irqstat_softirq *si,
 	FILE	*fp;
 	int	 r, saved;
 
-	memset(si, 0, sizeof(*si));
+	si->has = 0;
+	si->net_rx = si->net_tx = 0;
 	if ((fp = irqstat_open(procfs, "softirqs", err, errlen)) == NULL)
 		return -1;
 	r = irqstat_softirq_parse(fp, si, err, errlen);
@@ -455,4 +494,37 @@ irqstat_softirq_read(const char *procfs, struct irqstat_softirq *si,
 	fclose(fp);
 	errno = saved;
 	return r;
+}
+
+static int
+irqstat_cpu_cmp(const void *key, const void *elem)
+{
+	unsigned	k = *(const unsigned *)key, e = *(const unsigned *)elem;
+
+	return k < e ? -1 : k > e;
+}
+
+int
+irqstat_softirq_cpu(const struct irqstat_softirq *si, unsigned cpu,
+    uint64_t *net_rx, uint64_t *net_tx)
+{
+	const struct irqstat		*is = &si->rows;
+	const struct irqstat_line	*rx, *tx;
+	const unsigned			*id;
+	size_t				 col;
+
+	if (!si->has || is->cpu_ids == NULL || is->counts == NULL ||
+	    si->rx_row >= is->nlines || si->tx_row >= is->nlines)
+		return -1;
+	if ((id = bsearch(&cpu, is->cpu_ids, (size_t)is->ncpus,
+	    sizeof(*id), irqstat_cpu_cmp)) == NULL)
+		return -1;
+	col = (size_t)(id - is->cpu_ids);
+	rx = &is->lines[si->rx_row];
+	tx = &is->lines[si->tx_row];
+	if (col >= (size_t)rx->ncounts || col >= (size_t)tx->ncounts)
+		return -1;
+	*net_rx = is->counts[rx->first + col];
+	*net_tx = is->counts[tx->first + col];
+	return 0;
 }

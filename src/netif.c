@@ -2,7 +2,7 @@
  * netif.c: the test interface as sysfs and getifaddrs() show it.
  *
  * This file owns SYSFS/class/net/IF/statistics, the device's msi_irqs
- * directory, what kind of interface it is (device link, type, uevent),
+ * directory, the queues directory, what kind of interface it is (device link, type, uevent),
  * the interfaces under it (its lower_ links) and the address-to-name
  * lookup.  It does not parse /proc
  * (irqstat.c does), keep samples or print.  Every interface name is
@@ -286,6 +286,54 @@ netif_uevent_parse(FILE *fp, char *devtype, size_t len)
 		return 0;
 	}
 	return -1;
+}
+
+int
+netif_queue_kind(const char *name)
+{
+	const char	*p;
+
+	if ((strncmp(name, "rx-", 3) != 0 && strncmp(name, "tx-", 3) != 0) ||
+	    name[3] == '\0')
+		return 0;
+	for (p = name + 3; *p != '\0'; p++)
+		if (!isdigit((unsigned char)*p))
+			return 0;
+	return name[0] == 'r' ? 'r' : 't';
+}
+
+int
+netif_queues_read(const char *sysfs, const char *ifname,
+    struct netif_queues *q, char *err, size_t errlen)
+{
+	DIR		*dir;
+	struct dirent	*de;
+	char		 path[NETIF_PATH_MAX];
+	int		 saved;
+
+	memset(q, 0, sizeof(*q));
+	if (netif_path(path, sysfs, ifname, "queues", err, errlen) == -1)
+		return -1;
+	if ((dir = opendir(path)) == NULL) {
+		saved = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	/* The kernel has at most 4096 of each; the cap only stops a wrap. */
+	while ((de = readdir(dir)) != NULL) {
+		switch (netif_queue_kind(de->d_name)) {
+		case 'r':
+			q->rx += q->rx < UINT32_MAX;
+			break;
+		case 't':
+			q->tx += q->tx < UINT32_MAX;
+			break;
+		}
+	}
+	closedir(dir);
+	q->has = 1;
+	return 0;
 }
 
 /* Does SYSFS/class/net/IF/REST exist (as a directory when dir)? */

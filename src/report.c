@@ -8,7 +8,8 @@
  * conversion and rounding.  It must not touch a socket or a /proc file,
  * print diagnostics to stderr, or exit.  A figure whose has-flag is 0 is
  * printed as "n/a", never as 0.  The JSON renderer is report_json.c; the
- * context and capture lines are context_text.c and capture_text.c.
+ * context and capture lines are context_text.c and capture_text.c, the
+ * spread's spread_text.c.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 
 #include "out/capture_text.h"
 #include "out/profile_text.h"
+#include "out/spread_text.h"
 #include "out/context_text.h"
 #include "base/bidir.h"
 #include "base/datapath.h"
@@ -381,6 +383,8 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	if (st->verbose >= 1) {
 		report_verbose_lines(fp, s, is_tx);
 		report_detail_lines(fp, s, is_tx);
+		if (host)
+			spread_text(fp, s, report_side_prefix(is_tx));
 		report_stream_lines(fp, s, is_tx, st->unit);
 	}
 	if (s->capture.has)

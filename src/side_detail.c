@@ -1,8 +1,8 @@
 /*
  * side_detail.c: the JSON members that explain a side's figures (TCP
- * segments and limited times, each interrupt line, warnings, the context,
- * the capture, the data path and each stream), added to the object
- * side_json() builds (side.c).  Formats only; side_in_detail.c is its
+ * segments and limited times, each interrupt line, the spread
+ * (side_spread.c), warnings, the context, the capture, the data path and
+ * each stream), added to the object side_json() builds (side.c).  Formats only; side_in_detail.c is its
  * inverse.  The context and the capture are encoded by their own codecs.
  */
 #include <jansson.h>
@@ -212,6 +212,7 @@ side_detail_json(json_t *o, const struct gb_side *s)
 	if (tcp_details(json_object_get(o, "tcp"), &s->tcp) == -1 ||
 	    iface == NULL ||
 	    set_new(iface, "lines", irq_lines(f)) == -1 ||
+	    set_new(o, "spread", side_spread_json(s)) == -1 ||
 	    set_new(iface, "note", f->irq_note[0] != '\0' ?
 	    json_string(f->irq_note) : json_null()) == -1 ||
 	    set_new(o, "irq_per_segment", f->has_irq_per_segment ?

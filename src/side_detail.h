@@ -15,5 +15,11 @@
 int	side_detail_json(json_t *, const struct gb_side *);
 /* side_in_detail.c: decode them into s; 0 or -1 with the message. */
 int	side_in_detail(struct side_in *, const json_t *, struct gb_side *);
+/*
+ * side_spread.c: the "spread" member (null without one), and its
+ * decoder, after the interface's lines: 1, 0 for a null (or none), or -1.
+ */
+json_t	*side_spread_json(const struct gb_side *);
+int	side_spread_in(struct side_in *, const json_t *, struct gb_side *);
 
 #endif /* GB_SIDE_DETAIL_H */

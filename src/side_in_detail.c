@@ -1,10 +1,10 @@
 /*
  * side_in_detail.c: decoding of the side members that explain a result
- * (TCP segments and limited times, each interrupt line, warnings, the
- * host and interface context, the capture, the data path and each
- * stream), with the same distrust as side_in.c: every member typed,
- * ranged and sized before it is copied.  The context and the capture are
- * decoded by their own codecs.  No I/O.
+ * (TCP segments and limited times, each interrupt line and the spread
+ * (side_spread.c), warnings, the host and interface context, the
+ * capture, the data path and each stream), with the same distrust as
+ * side_in.c: every member typed, ranged and sized before it is copied.
+ * The context and the capture are decoded by their own codecs.  No I/O.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -444,6 +444,7 @@ side_in_detail(struct side_in *in, const json_t *j, struct gb_side *s)
 
 	if (tcp_details(in, j, &s->tcp) == -1 ||
 	    iface_details(in, j, &s->iface) == -1 ||
+	    side_spread_in(in, j, s) == -1 ||
 	    warnings(in, j, s) == -1)
 		return -1;
 	if ((rc = module_member(in, j, "context", decode_context,

@@ -222,6 +222,7 @@ xfer_measure_side(const struct xfer_measure *m, struct gb_side *side)
 	if (m->before != NULL && m->after != NULL)
 		hoststat_diff(m->before, m->after, m->is_tx, &side->host_cpu,
 		    &side->iface, &side->cpu, &wall);
+	hoststat_spread(m->before, m->after, &side->spread);
 	measure_per_segment(side, m->is_tx);
 	knobs_check(m->p, m->is_tx, side);
 	xfer_profile_side(m, side);

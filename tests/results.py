@@ -59,6 +59,13 @@ against real listeners:
               --json document with the same slices (the last may have
               grown by the test's last moment); a failed test's last
               line is an error event; a sweep is refused (exit 2).
+  spread      a replayed host (GIGEBENCH_PROCFS/SYSFS: host-pile, 8
+              queues on 8 CPUs, swapped from its before to its after
+              files during a -P 4 test): the sender's spread has its 8
+              CPUs (cpu3 98 % busy, 71 % softirq), its queues and each
+              line's share and top CPU; irq_pile and cpu_softirq_bound
+              say so; the listener's spread is its own host's, none of
+              those findings on its loopback.
 
     GIGEBENCH=build/gigebench python3 tests/results.py
 
@@ -579,6 +586,76 @@ def case_progress(tmp):
           p.rc == 0 and "elapsed" not in p.err, repr(p.err[:200]))
 
 
+def replay_swap(host, after):
+    """Moves the replayed host from its before tree to its after tree in
+    one rename, as the test runs: what the next reading sees."""
+    os.rename(host, host + ".before")
+    os.rename(after, host)
+
+
+def case_spread(tmp):
+    fix = os.path.join(gbpeer.TOP, "tests", "fixtures")
+    host, after = os.path.join(tmp, "pile"), os.path.join(tmp, "pile.after")
+    shutil.copytree(os.path.join(fix, "host-pile-before"), host,
+                    symlinks=True)
+    shutil.copytree(os.path.join(fix, "host-pile-after"), after,
+                    symlinks=True)
+    env = dict(os.environ, GIGEBENCH_PROCFS=os.path.join(host, "proc"),
+               GIGEBENCH_SYSFS=os.path.join(host, "sys"))
+    lst = gbpeer.Listener(tmp, "-v")
+    try:
+        p = subprocess.Popen(gbpeer.client_argv(lst.port, "-T", "2", "-P",
+                                                "4", "-I", "eth0", "-J"),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=env)
+        for _ in range(50):
+            if "test started" in lst.log():
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)    # inside the 2 s test, after its first reading
+        replay_swap(host, after)
+        out, err = p.communicate(timeout=20)
+    finally:
+        lst.stop()
+    why = "exit %d: %s" % (p.returncode, err.decode(errors="replace"))
+    try:
+        r = json.loads(out)["result"]
+        snd, rcv = r["sender"], r["receiver"]
+        sp = snd["spread"]
+        top = [line for line in sp["lines"] if line["name"] == "134"]
+        hot = [c for c in sp["per_cpu"] if c["cpu"] == 3]
+        codes = {(f["side"], f["code"]): f["text"] for f in r["diagnosis"]}
+    except (ValueError, KeyError, TypeError) as e:
+        check("spread: a replayed 8-queue host's test", False,
+              why + " " + str(e))
+        return
+    check("spread: the replayed host's 8 CPUs and 8 + 8 queues",
+          sp["ncpus"] == 8 and len(sp["per_cpu"]) == 8 and
+          sp["rx_queues"] == 8 and sp["tx_queues"] == 8, str(sp)[:300])
+    check("spread: cpu3 98 % busy, 71 % softirq, 455000 NET_RX",
+          hot and round(hot[0]["busy_pct"], 6) == 98.0 and
+          round(hot[0]["softirq_pct"], 6) == 71.0 and
+          hot[0]["net_rx"] == 455000, str(hot))
+    check("spread: eth0-TxRx-3 (IRQ 134) took 92 % of the interrupts, on "
+          "cpu3", len(sp["lines"]) == 9 and top and
+          abs(top[0]["share_pct"] - 100.0 * 460000 / 500001) < 1e-9 and
+          top[0]["top_cpu"] == 3, str(sp["lines"])[:300])
+    check("spread: the listener's own host's, carried in its result",
+          rcv["spread"] is not None and rcv["spread"]["lines"] == [] and
+          rcv["spread"]["ncpus"] >= 1, str(rcv.get("spread"))[:300])
+    check("spread: irq_pile names the queue, its share and the streams",
+          codes.get(("sender", "irq_pile")) == "1 of 8 queue lines took "
+          "92 % of eth0's interrupts (eth0-TxRx-3, IRQ 134, on cpu3) with "
+          "-P 4: the flows hashed to one queue", str(codes))
+    check("spread: cpu_softirq_bound names cpu3 and the host's 20 %",
+          (codes.get(("sender", "cpu_softirq_bound")) or "").startswith(
+              "cpu3 98 % busy, 71 % softirq (92 % of the NET_RX "
+              "softirqs), host 20 %: the bottleneck"), str(codes))
+    check("spread: no spread finding on the listener's loopback",
+          not [k for k in codes if k[0] == "receiver" and k[1] in (
+              "irq_pile", "cpu_softirq_bound", "few_vectors")], str(codes))
+
+
 def case_json_stream(tmp):
     lst = gbpeer.Listener(tmp, probe="ss")
     try:
@@ -652,6 +729,7 @@ def main():
         case_omit(tmp)
         case_progress(tmp)
         case_json_stream(tmp)
+        case_spread(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

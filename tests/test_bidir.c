@@ -169,6 +169,10 @@ side(struct gb_side *s, uint64_t irqs, uint64_t rx, uint64_t tx,
 	s->iface.irq_per_packet = (double)irqs / (double)tx;
 	snprintf(s->context.hostname, sizeof(s->context.hostname), "h%.0f",
 	    busy);
+	/* One CPU of the host's spread, as busy as the host. */
+	s->spread.has = busy > 0;
+	s->spread.ncpus = s->spread.ncpu = busy > 0;
+	s->spread.cpu[0].busy_pct = busy;
 }
 
 static void
@@ -197,6 +201,9 @@ test_host(void **state)
 	assert_float_equal(r->rsender.host_cpu.busy_pct, 70, 0);
 	assert_float_equal(r->rreceiver.cpu.process_pct, 20, 0);
 	assert_string_equal(r->rsender.context.hostname, "h70");
+	assert_memory_equal(&r->rsender.spread, &r->receiver.spread,
+	    sizeof(r->receiver.spread));
+	assert_float_equal(r->rreceiver.spread.cpu[0].busy_pct, 40, 0);
 	assert_memory_equal(&r->rreceiver.iface, &r->sender.iface,
 	    sizeof(r->sender.iface));
 	/* Twice is once. */

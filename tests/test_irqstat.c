@@ -506,6 +506,8 @@ test_softirqs(void **state)
 	char			err[256];
 
 	(void)state;
+	irqstat_softirq_init(&b);
+	irqstat_softirq_init(&a);
 	assert_int_equal(irqstat_softirq_read(FIX "host-mq-before/proc", &b,
 	    err, sizeof(err)), 0);
 	assert_int_equal(irqstat_softirq_read(FIX "host-mq-after/proc", &a,
@@ -519,6 +521,8 @@ test_softirqs(void **state)
 	    err, sizeof(err)), -1);
 	assert_int_equal(errno, ENOENT);
 	assert_int_equal(a.has, 0);
+	irqstat_softirq_free(&b);
+	irqstat_softirq_free(&a);
 }
 
 static void
@@ -537,6 +541,7 @@ test_softirqs_malformed(void **state)
 	FILE			*fp;
 
 	(void)state;
+	irqstat_softirq_init(&si);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fp = mem(bad[i]);
 		assert_int_equal(irqstat_softirq_parse(fp, &si, err,
@@ -548,6 +553,7 @@ test_softirqs_malformed(void **state)
 	assert_int_equal(irqstat_softirq_parse(fp, &si, err, sizeof(err)), 0);
 	assert_true(si.net_tx == 3 && si.net_rx == 7);
 	fclose(fp);
+	irqstat_softirq_free(&si);
 }
 
 static void
@@ -570,9 +576,11 @@ test_read_real(void **state)
 	assert_int_equal(errno, ENOENT);
 	assert_int_equal(is.has, 0);
 	irqstat_free(&is);
+	irqstat_softirq_init(&si);
 	assert_int_equal(irqstat_softirq_read("/proc", &si, err,
 	    sizeof(err)), 0);
 	assert_int_equal(si.has, 1);
+	irqstat_softirq_free(&si);
 }
 
 int

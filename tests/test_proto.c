@@ -982,7 +982,8 @@ test_params_check(void **state)
 
 /*
  * The largest side there can be (128 streams, 16 interrupt lines, 8 long
- * warnings, every string full) still fits in one message.
+ * warnings, every string full, a spread of 64 CPUs with reals of 17
+ * digits) still fits in one message.
  */
 static void
 test_side_fits(void **state)
@@ -1012,6 +1013,22 @@ test_side_fits(void **state)
 		memset(m->side.iface.lines[i].cpus, '1',
 		    sizeof(m->side.iface.lines[i].cpus) - 1);
 		m->side.iface.lines[i].count = UINT64_MAX;
+		m->side.iface.lines[i].has_share = 1;
+		m->side.iface.lines[i].share_pct = 100.0 / 3.0 / 16;
+		m->side.iface.lines[i].top_cpu = GB_MAX_CPUS - 1;
+	}
+	m->side.spread.has = m->side.spread.has_queues = 1;
+	m->side.spread.ncpus = GB_MAX_CPUS;
+	m->side.spread.ncpu = GB_SPREAD_MAX_CPUS;
+	m->side.spread.rx_queues = m->side.spread.tx_queues = 65536;
+	for (i = 0; i < GB_SPREAD_MAX_CPUS; i++) {
+		m->side.spread.cpu[i].cpu = GB_MAX_CPUS - 64 + (int)i;
+		m->side.spread.cpu[i].busy_pct = 200.0 / 3.0;
+		m->side.spread.cpu[i].irq_pct = 1.0 / 3.0;
+		m->side.spread.cpu[i].softirq_pct = 100.0 / 3.0;
+		m->side.spread.cpu[i].has_softirqs = 1;
+		m->side.spread.cpu[i].net_rx = UINT64_C(9223372036854775807);
+		m->side.spread.cpu[i].net_tx = UINT64_C(9223372036854775807);
 	}
 	m->side.nwarnings = GB_MAX_WARNINGS;
 	for (i = 0; i < GB_MAX_WARNINGS; i++)
@@ -1028,6 +1045,18 @@ test_side_fits(void **state)
 		m->side.streams[i].cpu = m->side.streams[i].pinned = 1023;
 		m->side.streams[i].path = GB_PATH_SKIP_RX_COPY;
 	}
+	buf = proto_encode(m, &len);
+	assert_non_null(buf);
+	assert_true(len <= PROTO_HEADER_LEN + PROTO_MAX_BODY);
+	free(buf);
+	/*
+	 * --bidir's done message: the reverse half's side has no host
+	 * figures of its own (the forward one's are shared on the client),
+	 * so no spread, but every stream.
+	 */
+	m->has_side2 = 1;
+	m->side2 = m->side;
+	memset(&m->side2.spread, 0, sizeof(m->side2.spread));
 	buf = proto_encode(m, &len);
 	assert_non_null(buf);
 	assert_true(len <= PROTO_HEADER_LEN + PROTO_MAX_BODY);

@@ -50,7 +50,7 @@ struct gb_host_cpu {
 #define GB_CPULIST_LEN		64	/* "0,2-3", truncated with "..." */
 #define GB_MAX_WARNINGS		8
 #define GB_WARNING_LEN		192
-#define GB_MAX_FINDINGS		16
+#define GB_MAX_FINDINGS		24
 #define GB_HIST_BINS		10	/* capture_bin_max[] below */
 
 /* One /proc/interrupts line of the test interface, over the test. */
@@ -61,6 +61,14 @@ struct gb_irq_line {
 	int		shared;		/* actions name another device too */
 	uint64_t	count;		/* delta, summed over CPUs */
 	char		cpus[GB_CPULIST_LEN]; /* CPUs it landed on: "0,2-3" */
+	/*
+	 * The spread (struct gb_spread below): count as a share of all the
+	 * interface's lines' interrupts (has_share 0 when they took none),
+	 * and the CPU whose count rose the most (-1: none rose).
+	 */
+	int		has_share;
+	double		share_pct;
+	int		top_cpu;
 };
 
 /* The test interface and its counters (deltas over the test). */
@@ -85,6 +93,35 @@ struct gb_iface_figures {
 	char		irq_note[96];		/* why there are no lines */
 	int		has_irq_per_segment;
 	double		irq_per_segment;	/* interrupts / data segments */
+};
+
+/*
+ * The spread: how the test's interrupts and softirq work went over the
+ * host's CPUs, and the interface's queues against its interrupt lines
+ * (the lines' shares are in struct gb_irq_line).  Per CPU from the
+ * cpuN rows of /proc/stat and the columns of /proc/softirqs; at most
+ * GB_SPREAD_MAX_CPUS of them, the busiest, when the host has more.
+ */
+#define GB_SPREAD_MAX_CPUS	64
+
+struct gb_spread_cpu {
+	int		cpu;		/* N of "cpuN" */
+	double		busy_pct;	/* of this CPU's time, as host_cpu's */
+	double		irq_pct;
+	double		softirq_pct;
+	int		has_softirqs;	/* /proc/softirqs has its column */
+	uint64_t	net_rx;		/* NET_RX softirqs it ran */
+	uint64_t	net_tx;
+};
+
+struct gb_spread {
+	int		has;		/* both snapshots were taken */
+	unsigned	ncpus;		/* CPUs measured (in both samples) */
+	unsigned	ncpu;		/* entries in cpu[]: min(ncpus, max) */
+	struct gb_spread_cpu cpu[GB_SPREAD_MAX_CPUS];	/* ids ascending */
+	int		has_queues;	/* SYSFS/class/net/IF/queues was read */
+	uint32_t	rx_queues;	/* its rx-N entries */
+	uint32_t	tx_queues;	/* its tx-N entries */
 };
 
 /* TCP_INFO of the data sockets, read just before they close. */
@@ -280,6 +317,7 @@ struct gb_side {
 	struct gb_proc_cpu	cpu;
 	struct gb_host_cpu	host_cpu;
 	struct gb_iface_figures	iface;
+	struct gb_spread	spread;
 	struct gb_tcp		tcp;
 	struct gb_sockbuf	sndbuf;
 	struct gb_sockbuf	rcvbuf;

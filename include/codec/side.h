@@ -16,7 +16,9 @@
  * side.c encodes the core figures, side_detail.c the members that explain
  * them (TCP details, IRQ lines, warnings, context, capture, data path,
  * streams); side_in.c and side_in_detail.c decode the same two halves with
- * the readers of side_member.c.
+ * the readers of side_member.c.  side_spread.c does both ways for the
+ * spread (the CPUs, queues and lines' shares), which a side without it,
+ * from a peer that predates it, does not have.
  */
 #ifndef GB_SIDE_H
 #define GB_SIDE_H

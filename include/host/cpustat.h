@@ -53,6 +53,13 @@ int	cpustat_parse(FILE *, struct cpustat *, char *err, size_t errlen);
 int	cpustat_read(const char *procfs, struct cpustat *,
 	    char *err, size_t errlen);
 /*
+ * Percent of one line's time (a cpuN line, or the aggregate) between two
+ * samples of it: busy, user, sys, irq and softirq; has = 0 when no tick
+ * passed.  The CPU fields (ncpus, max_cpu) are left 0.  Pure.
+ */
+void	cpustat_ticks_diff(const struct cpustat_ticks *before,
+	    const struct cpustat_ticks *after, struct gb_host_cpu *);
+/*
  * Percent of all CPUs' time between two samples.  has = 0 when either
  * sample lacks the aggregate line or no tick passed.  Pure.
  */

@@ -2,8 +2,8 @@
  * hoststat.h: one snapshot of the host counters that explain a test, and
  * the figures between two snapshots.  A snapshot holds /proc/stat (all CPUs),
  * the test interface's lines of /proc/interrupts, NET_RX/NET_TX of
- * /proc/softirqs, the interface's sysfs statistics, getrusage(RUSAGE_SELF)
- * and CLOCK_MONOTONIC.
+ * /proc/softirqs (per CPU too), the interface's sysfs statistics and
+ * queues, getrusage(RUSAGE_SELF) and CLOCK_MONOTONIC.
  *
  * Files are read under roots that tests (and users replaying a captured
  * host) can move: GIGEBENCH_PROCFS and GIGEBENCH_SYSFS, resolved by main.c
@@ -40,5 +40,13 @@ void		 hoststat_diff(const struct hoststat *before,
 		    const struct hoststat *after, int data_tx,
 		    struct gb_host_cpu *, struct gb_iface_figures *,
 		    struct gb_proc_cpu *, double *wall_s);
+
+/*
+ * The spread between two snapshots (has = 0 when one is NULL): each
+ * CPU's figures (host/spread.h) and the interface's queues as the test
+ * ended.  The lines' shares are hoststat_diff()'s, in iface.
+ */
+void		 hoststat_spread(const struct hoststat *before,
+		    const struct hoststat *after, struct gb_spread *);
 
 #endif /* GB_HOSTSTAT_H */

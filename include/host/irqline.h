@@ -46,8 +46,11 @@ void	irqline_cpulist(const unsigned *cpus, size_t n, char *buf,
  * One entry per line of after (the interface's lines), with the rules of
  * irqline_diff(): in the order of /proc/interrupts when they fit in max
  * (at most GB_MAX_IRQ_LINES), else the max busiest, busiest first.  The
- * CPUs of a line are those whose count went up; a CPU absent from before
- * counts from 0.  Returns the number of entries, or -1 with errno ENOMEM.
+ * CPUs of a line are those whose count went up, its top CPU the one it
+ * went up the most on; a CPU absent from before counts from 0.  Its share
+ * is of all the lines' interrupts (irqline_diff()), reported or not, and
+ * unknown when they took none.  Returns the number of entries, or -1
+ * with errno ENOMEM.
  */
 int	irqline_report(const struct irqstat *before,
 	    const struct irqstat *after, const char *ifname,

@@ -44,10 +44,18 @@ struct irqstat {
 	size_t			 counts_cap;	/* allocated entries */
 };
 
+/*
+ * The NET_RX and NET_TX rows of /proc/softirqs: their sums, and the rows
+ * themselves with their per-CPU columns (rows.lines[rx_row] and
+ * [tx_row], in irqstat's storage), which the spread reads by CPU.
+ */
 struct irqstat_softirq {
 	int		has;	/* both rows were found */
 	uint64_t	net_rx;	/* summed over CPUs */
 	uint64_t	net_tx;
+	struct irqstat	rows;	/* the two rows only */
+	size_t		rx_row;
+	size_t		tx_row;
 };
 
 void	irqstat_init(struct irqstat *);
@@ -67,10 +75,24 @@ int	irqstat_read(const char *procfs, struct irqstat *,
 void	irqstat_retain(struct irqstat *,
 	    int (*keep)(const struct irqstat_line *, void *), void *arg);
 
-/* /proc/softirqs: 0 when both NET_RX and NET_TX rows were read. */
+void	irqstat_softirq_init(struct irqstat_softirq *);
+void	irqstat_softirq_free(struct irqstat_softirq *);
+/*
+ * /proc/softirqs: 0 when both NET_RX and NET_TX rows were read (the
+ * first of each, when a row is repeated).  The struct must be
+ * initialized and may be reused; -1 leaves has = 0, errno ENOMEM when
+ * memory ran out.
+ */
 int	irqstat_softirq_parse(FILE *, struct irqstat_softirq *,
 	    char *err, size_t errlen);
 int	irqstat_softirq_read(const char *procfs, struct irqstat_softirq *,
 	    char *err, size_t errlen);
+/*
+ * The NET_RX and NET_TX counts in CPU cpu's column of a sample that was
+ * read: 0, or -1 when the header has no such CPU or a row stops short
+ * of its column.
+ */
+int	irqstat_softirq_cpu(const struct irqstat_softirq *, unsigned cpu,
+	    uint64_t *net_rx, uint64_t *net_tx);
 
 #endif /* GB_IRQSTAT_H */

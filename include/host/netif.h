@@ -1,8 +1,9 @@
 /*
  * netif.h: one network interface as sysfs and getifaddrs() show it: its
- * packet and byte counters, the MSI vectors its device owns, what kind of
- * interface it is, what it is stacked under, and which interface holds a
- * local address.  Files are read under a sysfs root that tests can move.
+ * packet and byte counters, the MSI vectors its device owns, its queues,
+ * what kind of interface it is, what it is stacked under, and which
+ * interface holds a local address.  Files are read under a sysfs root
+ * that tests can move.
  */
 #ifndef GB_NETIF_H
 #define GB_NETIF_H
@@ -37,6 +38,13 @@ struct netif_kind {
 	char	devtype[NETIF_DEVTYPE_LEN];	/* uevent's DEVTYPE, or "" */
 };
 
+/* The queues of SYSFS/class/net/IF/queues: its rx-N and tx-N entries. */
+struct netif_queues {
+	int		has;	/* the directory was read */
+	uint32_t	rx;
+	uint32_t	tx;
+};
+
 /* Is this a name the kernel would accept (and safe in a path)? 1 or 0. */
 int	netif_name_ok(const char *ifname);
 /* One sysfs counter: "12345\n".  0, or -1 when it is not a number. */
@@ -62,6 +70,19 @@ int	netif_stats_read(const char *sysfs, const char *ifname,
  */
 int	netif_msi_irqs_read(const char *sysfs, const char *ifname,
 	    unsigned **irqs, size_t *nirqs, char *err, size_t errlen);
+/*
+ * A queue's entry name: 'r' for "rx-N", 't' for "tx-N" (N decimal, as
+ * the kernel names them), 0 for anything else.  Pure.
+ */
+int	netif_queue_kind(const char *name);
+/*
+ * Count the queues in SYSFS/class/net/IF/queues/ (the kernel's real
+ * number of rx and tx queues: ethtool -L changes them).  0, or -1 with
+ * has = 0 and a reason naming the directory in err (no sysfs, a kernel
+ * before 2.6.35).
+ */
+int	netif_queues_read(const char *sysfs, const char *ifname,
+	    struct netif_queues *, char *err, size_t errlen);
 /*
  * The DEVTYPE= value of a uevent file ("DEVTYPE=veth\n") into devtype.
  * 0, or -1 with devtype "" when there is none, or it is not a plain word

@@ -145,19 +145,22 @@ netns_size_bytes() {
 	esac
 }
 
-# netns_setup [--mtu N] [--rate RATE] [--burst BYTES]: builds the test bed
-# and exports NS_A NS_B IF_A IF_B ADDR_A ADDR_B, and NETNS_BURST_BYTES
-# (the tbf bucket in bytes; empty without --rate).  RATE is an integer in
-# tc's units (bit, kbit, mbit, gbit, tbit, bps, kbps, mbps, gbps); BYTES
-# an integer with an optional k or m (powers of 1024).  Usage errors
+# netns_setup [--mtu N] [--rate RATE] [--burst BYTES] [--queues Q]: builds
+# the test bed and exports NS_A NS_B IF_A IF_B ADDR_A ADDR_B, and
+# NETNS_BURST_BYTES (the tbf bucket in bytes; empty without --rate).  RATE
+# is an integer in tc's units (bit, kbit, mbit, gbit, tbit, bps, kbps,
+# mbps, gbps); BYTES an integer with an optional k or m (powers of 1024);
+# Q the rx and tx queues of each end of the veth pair (1-64; the kernel's
+# default is 1).  Usage errors
 # return 2, failures of ip or tc 1 (after cleaning up).  Namespaces are named
 # gb-a-<pid> and gb-b-<pid> unless NETNS_NAME_A/NETNS_NAME_B are set (the
 # CLI in tests/netns.sh uses that for its persistent gb-a and gb-b).
 netns_setup() {
-	local mtu=1500 rate="" burst="" rate_bps burst_bytes frame ns dev
+	local mtu=1500 rate="" burst="" queues=1
+	local rate_bps burst_bytes frame ns dev
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--mtu | --rate | --burst)
+		--mtu | --rate | --burst | --queues)
 			if [ $# -lt 2 ]; then
 				echo "netns_setup: $1 needs a value" >&2
 				return 2
@@ -166,6 +169,7 @@ netns_setup() {
 			--mtu) mtu=$2 ;;
 			--rate) rate=$2 ;;
 			--burst) burst=$2 ;;
+			--queues) queues=$2 ;;
 			esac
 			shift 2
 			;;
@@ -184,6 +188,13 @@ netns_setup() {
 		    "($NETNS_MTU_MIN-$NETNS_MTU_MAX): $mtu" >&2
 		return 2
 	fi
+	case $queues in
+	[1-9] | [1-5][0-9] | 6[0-4]) ;;
+	*)
+		echo "netns_setup: queues is out of range (1-64): $queues" >&2
+		return 2
+		;;
+	esac
 	frame=$((mtu + 14))
 	if [ -n "$rate" ]; then
 		if ! rate_bps=$(netns_rate_bps "$rate") || [ "$rate_bps" -lt 8000 ]; then
@@ -232,8 +243,10 @@ netns_setup() {
 	# solicitations, MLD) would add packets to the counters under test.
 	if ! { ip netns add "$NS_A" && ip netns add "$NS_B" &&
 	    netns_sysctl_v6off "$NS_A" && netns_sysctl_v6off "$NS_B" &&
-	    ip -n "$NS_A" link add "$IF_A" mtu "$mtu" type veth \
-	    peer name "$IF_B" netns "$NS_B" mtu "$mtu" &&
+	    ip -n "$NS_A" link add "$IF_A" mtu "$mtu" \
+	    numtxqueues "$queues" numrxqueues "$queues" type veth \
+	    peer name "$IF_B" netns "$NS_B" mtu "$mtu" \
+	    numtxqueues "$queues" numrxqueues "$queues" &&
 	    ip -n "$NS_A" addr add "$ADDR_A/$NETNS_PREFIX" dev "$IF_A" &&
 	    ip -n "$NS_B" addr add "$ADDR_B/$NETNS_PREFIX" dev "$IF_B" &&
 	    ip -n "$NS_A" link set lo up && ip -n "$NS_B" link set lo up &&
