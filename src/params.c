@@ -19,7 +19,7 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_NBUF, nbuf, 1, GB_MAX_NBUF, 1),		/* 0: no count */
 	F(PF_DURATION_MS, duration_ms, GB_MIN_DURATION_MS,
 	    GB_MAX_DURATION_MS, 0),
-	F(PF_STREAMS, streams, 1, GB_MAX_STREAMS, 0),
+	F(PF_STREAMS, streams, 1, GB_MAX_FLOWS, 0),
 	F(PF_SNDBUF, sndbuf, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF, 1),
 	F(PF_RCVBUF, rcvbuf, GB_MIN_SOCKBUF, GB_MAX_SOCKBUF, 1),
 	F(PF_MSS, mss, GB_MIN_MSS, GB_MAX_MSS, 1),
@@ -37,6 +37,7 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_RESP_SIZE, resp_size, 1, GB_MAX_RR_SIZE, 1),	/* 0: 1 */
 	F(PF_RR_BURST, rr_burst, 1, GB_MAX_RR_BURST, 1),	/* 0: 1 */
 	F(PF_RR_TIMEOUT_MS, rr_timeout_ms, 1, GB_MAX_RR_TIMEOUT_MS, 1),
+	F(PF_THREADS, threads, 1, GB_MAX_THREADS, 1),	/* 0: default */
 };
 #undef F
 

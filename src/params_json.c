@@ -19,7 +19,7 @@ params_to_json(const struct gb_params *p)
 {
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
 	    "s:b, s:b, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:I, s:I, "
-	    "s:I, s:b, s:b, s:I, s:b, s:b, s:I, s:I, s:I, s:I, s:b, s:b}",
+	    "s:I, s:b, s:b, s:I, s:b, s:b, s:I, s:I, s:I, s:I, s:b, s:b, s:I}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -51,7 +51,8 @@ params_to_json(const struct gb_params *p)
 	    "resp_size", (json_int_t)p->resp_size,
 	    "rr_burst", (json_int_t)p->rr_burst,
 	    "rr_timeout_ms", (json_int_t)p->rr_timeout_ms,
-	    "bidir", p->bidir, "profile", p->profile);
+	    "bidir", p->bidir, "profile", p->profile,
+	    "threads", (json_int_t)p->threads);
 }
 
 /* The numeric members from..to of the field table, each in its range. */
@@ -140,7 +141,10 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	    member_bool(o, "crr", &p->crr, err, errlen) == -1 ||
 	    get_fields(o, PF_REQ_SIZE, PF_RR_TIMEOUT_MS, p, err, errlen) == -1 ||
 	    member_bool(o, "bidir", &p->bidir, err, errlen) == -1 ||
-	    member_bool(o, "profile", &p->profile, err, errlen) == -1)
+	    member_bool(o, "profile", &p->profile, err, errlen) == -1 ||
+	    /* Since issue 32; a hello without it leaves the default. */
+	    (json_object_get(o, "threads") != NULL &&
+	    get_fields(o, PF_THREADS, PF_THREADS, p, err, errlen) == -1))
 		return -1;
 	return params_check(p, err, errlen);
 }

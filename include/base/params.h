@@ -26,7 +26,14 @@ enum gb_direction {
 #define GB_MAX_BUFLEN		(64u * 1024 * 1024)
 #define GB_MIN_DURATION_MS	100u
 #define GB_MAX_DURATION_MS	(86400u * 1000)
+/*
+ * -P: the flows of a test, 1 .. GB_MAX_FLOWS; a side's figures keep the
+ * first GB_MAX_STREAMS of them one by one (result.h), all in a summary.
+ */
+#define GB_MAX_FLOWS		10000u
 #define GB_MAX_STREAMS		128u
+/* --threads: worker threads an end runs, each over its share of flows. */
+#define GB_MAX_THREADS		1024u
 #define GB_MIN_SOCKBUF		1024u
 #define GB_MAX_SOCKBUF		(1024u * 1024 * 1024)
 #define GB_MIN_MSS		88u	/* TCP_MIN_MSS in the kernel */
@@ -172,6 +179,12 @@ struct gb_params {
 	 */
 	int		bidir;
 	uint32_t	rr_timeout_ms;	/* --rr-timeout, -u; 0 is the default */
+	/*
+	 * --threads: each end's worker threads, each an event loop over its
+	 * share of the flows; 0: one a flow up to the online CPUs
+	 * (params_threads).
+	 */
+	uint32_t	threads;
 };
 
 /*
@@ -200,6 +213,7 @@ enum params_field_id {
 	PF_RESP_SIZE,
 	PF_RR_BURST,
 	PF_RR_TIMEOUT_MS,
+	PF_THREADS,
 	PF_COUNT
 };
 

@@ -237,6 +237,31 @@ struct gb_stream {
 	int		cpu;		/* sched_getcpu() as it ended, -1 */
 	int		pinned;		/* its one CPU after -A, -1 not pinned */
 	int		path;		/* enum gb_path it really used */
+	/* TCP_INFO as it ended (has_tcp): tcpi_total_retrans, tcpi_rtt. */
+	int		has_tcp;
+	uint32_t	retrans;
+	uint32_t	rtt_us;
+	uint64_t	transactions;	/* --rr: done on this flow, else 0 */
+};
+
+/*
+ * All of a side's flows (streams[] keeps the first GB_MAX_STREAMS of
+ * them): how their rates spread, over every flow (flowstat.h).  Mbit/s
+ * of a flow is its bytes over its seconds; with --rr, transactions/s
+ * too.  Jain's fairness index (sum x)^2 / (n sum x^2) of the flows'
+ * Mbit/s: 1 when all are equal, 1/n when one flow has it all.
+ */
+struct gb_flows {
+	int		has;		/* n >= 1 and the figures are known */
+	unsigned	n;		/* flows on this end */
+	unsigned	threads;	/* worker threads that carried them */
+	double		mbps_min, mbps_p50, mbps_max;
+	double		jain;
+	int		has_tps;	/* --rr */
+	double		tps_min, tps_p50, tps_max;
+	int		has_tcp;	/* some flow's TCP_INFO was read */
+	uint32_t	retrans_max;	/* of the flow that had most */
+	uint32_t	rtt_us_min, rtt_us_p50, rtt_us_max;
 };
 
 /* -Z: MSG_ZEROCOPY completions from the error queues, all streams. */
@@ -335,7 +360,8 @@ struct gb_side {
 	struct gb_udp		udp;
 	struct gb_rr		rr;
 	struct gb_profile	profile;	/* --profile */
-	unsigned		nstreams;	/* <= GB_MAX_STREAMS */
+	struct gb_flows		flows;		/* every flow, summarised */
+	unsigned		nstreams;	/* <= GB_MAX_STREAMS kept */
 	struct gb_stream	streams[GB_MAX_STREAMS];
 };
 
