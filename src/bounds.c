@@ -43,7 +43,7 @@ bounds_text(const struct gb_bounds *l, char *buf, size_t len)
 		    (double)l->max_rate * 8 / 1e6);
 	else
 		snprintf(rate, sizeof(rate), "none");
-	snprintf(buf, len, "--max-duration %g s, --max-streams %" PRIu32
+	snprintf(buf, len, "--max-duration %g s, --max-flows %" PRIu32
 	    ", --max-length %s, --max-sockbuf %s, --max-bytes %s, "
 	    "--max-rate %s, --max-pending %" PRIu32 " (%" PRIu32 " a source), "
 	    "--silent-timeout %g s, --handshake-timeout %g s",
@@ -100,9 +100,9 @@ check_sizes(const struct gb_bounds *l, const struct gb_params *p,
 	if (p->bidir && p->rcvbuf > sockbuf)
 		sockbuf = p->rcvbuf;
 	if (params_conns(p) > l->max_streams) {
-		snprintf(err, errlen, "the test asks for %" PRIu32 " streams%s; "
+		snprintf(err, errlen, "the test asks for %" PRIu32 " flows%s; "
 		    "this listener allows at most %" PRIu32 " (its "
-		    "--max-streams)", params_conns(p), p->bidir ?
+		    "--max-flows)", params_conns(p), p->bidir ?
 		    " (--bidir: -P each way)" : "", l->max_streams);
 		return -1;
 	}

@@ -520,7 +520,7 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	c.p = &c.params;
 	c.is_tx = c.p->direction == GB_DIR_CLIENT_SENDS;
 	c.ctl = -1;
-	for (i = 0; i < GB_MAX_STREAMS; i++)
+	for (i = 0; i < GB_MAX_FLOWS; i++)
 		c.fds[i] = -1;
 	proto_reader_init(&c.rd);
 	c.r = r;
@@ -564,11 +564,11 @@ client_run(const struct client_config *cfg, struct gb_result *r, char *err,
 	}
 out:
 	client_flush_intervals(&c);
-	for (i = 0; i < GB_MAX_STREAMS; i++) {
+	for (i = 0; i < GB_MAX_FLOWS; i++)
 		if (c.fds[i] != -1)
 			close(c.fds[i]);
+	for (i = 0; i < GB_MAX_STREAMS; i++)
 		free(c.crr_msg[i]);
-	}
 	if (c.ctl != -1)
 		close(c.ctl);
 	proto_reader_reset(&c.rd);

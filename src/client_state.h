@@ -26,7 +26,7 @@ struct client {
 	struct gb_params		 params;	/* -u: with -l filled */
 	int				 is_tx;
 	int				 ctl;
-	int				 fds[GB_MAX_STREAMS];
+	int				 fds[GB_MAX_FLOWS];
 	struct event_base		*base;
 	struct xfer			*x;
 	struct proto_reader		 rd;

@@ -69,3 +69,46 @@ datapath_of(const struct gb_params *p, int is_tx)
 		return p->gro ? GB_PATH_GRO : GB_PATH_RECVMMSG;
 	return datapath_asked(p, is_tx);
 }
+
+int
+datapath_steps(int path)
+{
+	return path == GB_PATH_SEND || path == GB_PATH_RECV ||
+	    path == GB_PATH_SKIP_RX_COPY || path == GB_PATH_RR_ASK ||
+	    path == GB_PATH_RR_ANSWER;
+}
+
+const char *
+datapath_thread_option(const struct gb_params *p)
+{
+	if (p->crr)
+		return "--crr";
+	if (p->udp)
+		return "-u";
+	if (p->tx_path == GB_PATH_ZEROCOPY)
+		return "-Z";
+	if (p->tx_path == GB_PATH_SENDFILE)
+		return "--sendfile";
+	if (p->rx_path == GB_PATH_SPLICE)
+		return "--splice";
+	return NULL;
+}
+
+unsigned
+datapath_threads(const struct gb_params *p, int is_tx, unsigned n,
+    unsigned ncpus)
+{
+	unsigned t;
+
+	if (n == 0)
+		return 0;
+	if (!datapath_steps(datapath_of(p, is_tx)))
+		return n;
+	if (p->threads != 0)
+		t = p->threads;
+	else
+		t = ncpus < GB_AUTO_MAX_THREADS ? ncpus : GB_AUTO_MAX_THREADS;
+	if (t == 0)
+		t = 1;
+	return t < n ? t : n;
+}

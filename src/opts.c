@@ -73,6 +73,7 @@ static const struct option opts_long[] = {
 	{ "max-pending-source", required_argument, NULL, OPT_LIMIT },
 	{ "max-rate",	required_argument,	NULL,	OPT_LIMIT },
 	{ "max-sockbuf", required_argument,	NULL,	OPT_LIMIT },
+	{ "max-flows",	required_argument,	NULL,	OPT_LIMIT },
 	{ "max-streams", required_argument,	NULL,	OPT_LIMIT },
 	{ "mss",	required_argument,	NULL,	'M' },
 	{ "mtu",	required_argument,	NULL,	OPT_MTU },
@@ -105,6 +106,7 @@ static const struct option opts_long[] = {
 	{ "profile",	no_argument,		NULL,	OPT_PROFILE },
 	{ "splice",	no_argument,		NULL,	OPT_SPLICE },
 	{ "sweep",	required_argument,	NULL,	OPT_SWEEP },
+	{ "threads",	required_argument,	NULL,	OPT_THREADS },
 	{ "time",	required_argument,	NULL,	'T' },
 	{ "timestamps",	optional_argument,	NULL,	OPT_TIMESTAMPS },
 	{ "title",	required_argument,	NULL,	OPT_TITLE },
@@ -290,7 +292,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_SKIP_RX_COPY, OPT_SPLICE, OPT_TOS, OPT_TITLE, OPT_CPORT,
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
 		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
-		OPT_RR_TIMEOUT, OPT_BIDIR, OPT_PROFILE,
+		OPT_RR_TIMEOUT, OPT_BIDIR, OPT_PROFILE, OPT_THREADS,
 	};
 	size_t i, len = strlen(st->client_only);
 

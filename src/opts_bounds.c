@@ -55,8 +55,10 @@ static const struct {
 	    "rate limit", L(max_rate), 0 },
 	{ "max-sockbuf", K_SIZE32, PF_SNDBUF, 0, 0,
 	    "socket buffer limit", L(max_sockbuf), 0 },
-	{ "max-streams", K_COUNT, PF_STREAMS, 0, 0,
-	    "stream limit", L(max_streams), 0 },
+	{ "max-flows", K_COUNT, PF_STREAMS, 0, 0,
+	    "flow limit", L(max_streams), 0 },
+	{ "max-streams", K_COUNT, PF_STREAMS, 0, 0,	/* the old name */
+	    "flow limit", L(max_streams), 0 },
 	{ "silent-timeout", K_SECONDS, NONE, GB_MIN_SILENT_MS,
 	    GB_MAX_SILENT_MS, "silent-peer timeout", L(silent_ms), 1 },
 #undef L

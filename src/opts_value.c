@@ -45,7 +45,7 @@ static const struct opts_param {
 	{ 'l', PF_BUFLEN, SYN_SIZE, "buffer length" },
 	{ 'M', PF_MSS, SYN_COUNT, "MSS" },
 	{ 'n', PF_NBUF, SYN_COUNT, "buffer count" },
-	{ 'P', PF_STREAMS, SYN_COUNT, "number of streams" },
+	{ 'P', PF_STREAMS, SYN_COUNT, "number of flows" },
 	{ 'T', PF_DURATION_MS, SYN_SECONDS, "test duration" },
 	{ 'w', PF_SNDBUF, SYN_SIZE, "socket buffer size" },	/* and rcvbuf */
 	{ OPT_BATCH, PF_BATCH, SYN_COUNT, "batch" },
@@ -57,6 +57,7 @@ static const struct opts_param {
 	{ OPT_RESP_SIZE, PF_RESP_SIZE, SYN_SIZE, "response size" },
 	{ OPT_RR_BURST, PF_RR_BURST, SYN_COUNT, "burst" },
 	{ OPT_RR_TIMEOUT, PF_RR_TIMEOUT_MS, SYN_COUNT, "request timeout" },
+	{ OPT_THREADS, PF_THREADS, SYN_COUNT, "number of threads" },
 	{ OPT_RCVBUF, PF_RCVBUF, SYN_SIZE, "receive buffer size" },
 	{ OPT_SNDBUF, PF_SNDBUF, SYN_SIZE, "send buffer size" },
 	{ OPT_TOS, PF_TOS, SYN_TOS, "TOS" },

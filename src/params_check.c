@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "base/cpulist.h"
+#include "base/datapath.h"
 #include "base/params.h"
 #include "base/result.h"
 
@@ -43,20 +44,58 @@ params_outside(const struct gb_params *p, enum params_field_id id)
 static int
 params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 {
-	uint64_t per = p->buflen;
+	uint64_t per = p->buflen, nbuf;
 	int zc = p->tx_path == GB_PATH_ZEROCOPY;
+	unsigned dirs = p->bidir ? 2 : 1;
 
 	if (p->rr)	/* --rr: one request and one answer a stream */
 		per = (uint64_t)params_rr_size(p->req_size) +
 		    params_rr_size(p->resp_size);
 	else if (zc)
 		per *= params_zc_ring_count(p->buflen);
-	if ((uint64_t)params_conns(p) * per <= GB_MAX_BUF_TOTAL)
+	/*
+	 * The many-flow engine's flows share their thread's buffer: one a
+	 * thread, at most GB_AUTO_MAX_THREADS of them when not asked.
+	 */
+	nbuf = params_conns(p);
+	if (datapath_thread_option(p) == NULL)
+		nbuf = datapath_threads(p, 1, p->streams, p->threads != 0 ?
+		    p->threads : GB_AUTO_MAX_THREADS) * dirs;
+	if (nbuf * per <= GB_MAX_BUF_TOTAL)
 		return 0;
-	snprintf(err, errlen, "streams x buffer memory is over the limit of "
-	    "%u MiB: %u x %llu bytes%s", GB_MAX_BUF_TOTAL >> 20, params_conns(p),
-	    (unsigned long long)per, zc ? " (with -Z's ring)" : "");
+	snprintf(err, errlen, "%s x buffer memory is over the limit of "
+	    "%u MiB: %llu x %llu bytes%s", datapath_thread_option(p) == NULL ?
+	    "threads" : "streams", GB_MAX_BUF_TOTAL >> 20,
+	    (unsigned long long)nbuf, (unsigned long long)per, zc ?
+	    " (with -Z's ring)" : "");
 	return -1;
+}
+
+/*
+ * -P and --threads: a path that runs one thread a flow (-Z, --sendfile,
+ * --splice, -u, --crr) has at most GB_MAX_STREAMS flows and no fewer
+ * threads than flows.
+ */
+static int
+params_flows_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	const char *opt = datapath_thread_option(p);
+
+	if (opt == NULL)
+		return 0;
+	if (p->streams > GB_MAX_STREAMS) {
+		snprintf(err, errlen, "%s runs one thread a flow: at most %u "
+		    "flows (-P), not %u (the many-flow engine carries send, "
+		    "recv, --skip-rx-copy and --rr)", opt, GB_MAX_STREAMS,
+		    p->streams);
+		return -1;
+	}
+	if (p->threads != 0 && p->threads < p->streams) {
+		snprintf(err, errlen, "%s runs one thread a flow: --threads "
+		    "%u is fewer than -P %u", opt, p->threads, p->streams);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -137,7 +176,7 @@ params_rr_check(const struct gb_params *p, char *err, size_t errlen)
 }
 
 /*
- * --bidir: -P streams each way, so at most half of GB_MAX_STREAMS; in
+ * --bidir: -P streams each way, so at most half of GB_MAX_FLOWS; in
  * this version without --capture (whose filter would see both directions'
  * frames as one), and not with --rr, which is both ways already.
  */
@@ -148,9 +187,9 @@ params_bidir_check(const struct gb_params *p, char *err, size_t errlen)
 
 	if (!p->bidir)
 		return 0;
-	if (p->streams > GB_MAX_STREAMS / 2) {
+	if (p->streams > GB_MAX_FLOWS / 2) {
 		snprintf(err, errlen, "--bidir runs -P streams each way: at "
-		    "most %u, not %u", GB_MAX_STREAMS / 2, p->streams);
+		    "most %u, not %u", GB_MAX_FLOWS / 2, p->streams);
 		return -1;
 	}
 	if (p->rr)
@@ -276,6 +315,7 @@ int
 params_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	if (params_memory_check(p, err, errlen) == -1 ||
+	    params_flows_check(p, err, errlen) == -1 ||
 	    params_min_check(p, err, errlen) == -1 ||
 	    params_path_check(p, err, errlen) == -1 ||
 	    params_udp_check(p, err, errlen) == -1 ||

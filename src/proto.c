@@ -329,7 +329,7 @@ decode_members(const json_t *o, struct proto_msg *m, char *err,
 		if (member_string(o, "token", m->token, sizeof(m->token), err,
 		    errlen) == -1 || token_check(m->token, err, errlen) == -1)
 			return -1;
-		if (member_uint(o, "stream", 0, GB_MAX_STREAMS - 1, &u, err,
+		if (member_uint(o, "stream", 0, GB_MAX_FLOWS - 1, &u, err,
 		    errlen) == -1)
 			return -1;
 		m->stream = (uint32_t)u;

@@ -73,7 +73,9 @@ buf_open(struct stream_io *io, char *err, size_t errlen)
 {
 	struct stream_rx *rx = &io->rx;
 
-	if ((rx->lowat = sock_set_rcvlowat(io->fd, (uint32_t)io->len)) != 0) {
+	/* Non-blocking: the worker's loop, not a timeout, sees silence. */
+	if (!io->nonblock &&
+	    (rx->lowat = sock_set_rcvlowat(io->fd, (uint32_t)io->len)) != 0) {
 		rx->slice_ms = io->silent_ms > 1 ? io->silent_ms / 2 : 1;
 		if (sock_set_rcvtimeo(io->fd, rx->slice_ms) == -1) {
 			snprintf(err, errlen, "SO_RCVTIMEO: %s",
@@ -142,6 +144,8 @@ recv_loop(struct stream_io *io, int flags)
 		if (n > 0) {
 			if (stream_io_count(io, n) == -1)
 				break;
+			if (stream_io_spent(io))
+				return STREAM_YIELD;
 			if ((size_t)n < rx->lowat) {
 				if (short_read(io, 1) == -1)
 					break;
@@ -150,6 +154,8 @@ recv_loop(struct stream_io *io, int flags)
 				rx->short_timeo = 0;
 		} else if (n == 0)
 			return 0;
+		else if (errno == EAGAIN && io->nonblock)
+			return STREAM_WANT_READ;
 		else if (errno == EAGAIN && rx->lowat != 0) {
 			if (short_read(io, 0) == -1)
 				break;

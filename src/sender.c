@@ -75,8 +75,12 @@ fin_wait(struct stream_io *io)
 	ssize_t n;
 	char c;
 
-	shutdown(io->fd, SHUT_WR);
+	if (!io->shut)
+		shutdown(io->fd, SHUT_WR);
+	io->shut = 1;
 	while ((n = recv(io->fd, &c, 1, 0)) != 0) {
+		if (n == -1 && io->nonblock && errno == EAGAIN)
+			return STREAM_WANT_READ;
 		if (n == -1 && errno != EINTR) {
 			io->what = "waiting for the receiver to finish";
 			return -1;
@@ -120,11 +124,15 @@ plain_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 			break;
 		n = send(io->fd, io->buf, io->len, MSG_NOSIGNAL);
 		if (n > 0) {
-			if (stream_io_count(io, n) == -1 ||
-			    send_stalled(io->fd, io->len, n)) {
+			if (stream_io_count(io, n) == -1 || (!io->nonblock &&
+			    send_stalled(io->fd, io->len, n))) {
 				io->what = "send";
 				return -1;
 			}
+			if (stream_io_spent(io))
+				return STREAM_YIELD;
+		} else if (n == -1 && io->nonblock && errno == EAGAIN) {
+			return STREAM_WANT_WRITE;
 		} else if (n == -1 && errno != EINTR) {
 			io->what = "send";
 			return -1;
@@ -457,10 +465,14 @@ int
 sender_run(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 {
 	const struct sender_path *p = &sender_paths[io->path];
+	int rc;
 
-	if (p->send(io, stop, nbuf) == -1)
-		return -1;
-	if (atomic_load(stop) == STREAM_STOP_ABORT)
-		return 0;
+	if (io->phase == STREAM_PHASE_MOVE) {
+		if ((rc = p->send(io, stop, nbuf)) != 0)
+			return rc;
+		if (atomic_load(stop) == STREAM_STOP_ABORT)
+			return 0;
+		io->phase = STREAM_PHASE_FINISH;
+	}
 	return p->finish(io);
 }

@@ -76,7 +76,7 @@ session_end(struct session *ss)
 
 	xfer_free(ss->x);
 	session_dgram_close(ss);
-	for (i = 0; i < GB_MAX_STREAMS; i++)
+	for (i = 0; i < GB_MAX_FLOWS; i++)
 		if (ss->fds[i] != -1)
 			close(ss->fds[i]);
 	event_free(ss->ctl_ev);

@@ -528,7 +528,7 @@ session_init(struct session *ss, const struct pconn *pc,
 	/* A peer that vanishes (not one that just stops) is noticed. */
 	sock_set_keepalive(ss->ctl, (int)s->lim->silent_ms);
 	ss->is_tx = hm->params.direction == GB_DIR_CLIENT_RECEIVES;
-	for (i = 0; i < GB_MAX_STREAMS; i++)
+	for (i = 0; i < GB_MAX_FLOWS; i++)
 		ss->fds[i] = -1;
 	ss->greeter = -1;
 	ss->result->params = ss->p;

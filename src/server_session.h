@@ -77,7 +77,7 @@ struct session {
 	int			 authed;	/* --psk: auth is keyed */
 	uint8_t			 ns[AUTH_NONCE_LEN];	/* our nonce */
 	char			 token[PROTO_TOKEN_LEN + 1];
-	int			 fds[GB_MAX_STREAMS];
+	int			 fds[GB_MAX_FLOWS];
 	unsigned		 nfds;
 	struct xfer		*x;
 	int			 mtu_changed;	/* restore at the end */

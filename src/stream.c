@@ -26,6 +26,7 @@ stream_io_init(struct stream_io *io, int fd, int path, size_t len,
 	io->path = path;
 	io->len = len;
 	io->silent_ms = silent_ms;
+	io->budget = STREAM_BUDGET;
 	io->pin_cpu = io->pinned = io->cpu = -1;
 	io->tx.memfd = io->rx.devnull = -1;
 	io->rx.pipe[0] = io->rx.pipe[1] = -1;
@@ -43,6 +44,12 @@ stream_io_buf(struct stream_io *io, size_t size, int fill, char *err,
 	void *p;
 	long page = sysconf(_SC_PAGESIZE);
 
+	/* The worker's buffer, filled as its paths need (xfer.c). */
+	if (io->shared != NULL && size <= io->shared_len) {
+		io->buf = io->shared;
+		io->buflen = size;
+		return 0;
+	}
 	if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, size) != 0) {
 		snprintf(err, errlen, "out of memory for %zu bytes of buffers",
 		    size);
@@ -113,7 +120,8 @@ stream_io_udp(const struct stream_io *io, int is_tx, struct gb_udp *u)
 void
 stream_io_close(struct stream_io *io)
 {
-	free(io->buf);
+	if (io->buf != io->shared)
+		free(io->buf);
 	io->buf = NULL;
 	free(io->dg.msgs);
 	free(io->dg.iov);

@@ -69,59 +69,71 @@ crr_wait(struct stream_io *io, int fd, short events, uint64_t deadline)
 }
 
 /*
+ * What rr_recv says of a FIN where a request would begin (at_edge): the
+ * asker's clean end, beyond enum stream_want's codes.
+ */
+#define RR_FIN	(STREAM_YIELD + 1)
+
+/*
  * All len bytes to fd, counted but for the first skip (--crr's data
- * message, which is no payload); -1 with errno (EPIPE for a peer's FIN).
- * A deadline (crr_wait) makes each call a non-blocking one; 0 blocks.
+ * message, which is no payload); 0, or -1 with errno (EPIPE for a peer's
+ * FIN).  A deadline (crr_wait) makes each call a non-blocking one; 0
+ * blocks, but for the many-flow engine's non-blocking socket, where it
+ * returns STREAM_WANT_WRITE and goes on from io->rr.sent when called
+ * again.
  */
 static int
 rr_send(struct stream_io *io, int fd, const char *p, size_t len, size_t skip,
     uint64_t deadline)
 {
 	int flags = MSG_NOSIGNAL | (deadline != 0 ? MSG_DONTWAIT : 0);
+	size_t head, *done = &io->rr.sent;
 	ssize_t n;
-	size_t head;
 
-	while (len > 0) {
+	while (*done < len) {
 		if (deadline != 0 && crr_wait(io, fd, POLLOUT, deadline) == -1)
 			return -1;
-		if ((n = send(fd, p, len, flags)) == -1) {
+		if ((n = send(fd, p + *done, len - *done, flags)) == -1) {
 			if (errno == EINTR || (deadline != 0 &&
 			    errno == EAGAIN))
 				continue;
+			if (errno == EAGAIN && io->nonblock)
+				return STREAM_WANT_WRITE;
 			return -1;
 		}
-		head = (size_t)n < skip ? (size_t)n : skip;
-		skip -= head;
+		head = *done >= skip ? 0 : (size_t)n < skip - *done ?
+		    (size_t)n : skip - *done;
+		*done += (size_t)n;
 		if ((size_t)n > head &&
 		    stream_io_count(io, n - (ssize_t)head) == -1) {
 			errno = EFBIG;
 			return -1;
 		}
-		p += n;
-		len -= (size_t)n;
 	}
+	*done = 0;
 	return 0;
 }
 
 /*
- * All len bytes: 1; 0 for a FIN before the first byte (at_edge); -1.  A
- * deadline as rr_send's.
+ * All len bytes: 0; RR_FIN for a FIN before the first byte (at_edge);
+ * -1.  A deadline, and the non-blocking socket's STREAM_WANT_READ
+ * (resumed from io->rr.got), as rr_send's.
  */
 static int
 rr_recv(struct stream_io *io, int fd, char *p, size_t len, int at_edge,
     uint64_t deadline)
 {
 	int flags = deadline != 0 ? MSG_DONTWAIT : 0;
-	size_t got = 0;
+	size_t *got = &io->rr.got;
 	ssize_t n;
 
-	while (got < len) {
+	while (*got < len) {
 		if (deadline != 0 && crr_wait(io, fd, POLLIN, deadline) == -1)
 			return -1;
-		n = recv(fd, p + got, len - got, flags);
+		n = recv(fd, p + *got, len - *got, flags);
 		if (n == 0) {
-			if (got == 0 && at_edge)
-				return 0;
+			if (*got == 0 && at_edge)
+				return RR_FIN;
 			errno = ECONNRESET;	/* cut in the middle */
 			return -1;
 		}
@@ -129,15 +141,18 @@ rr_recv(struct stream_io *io, int fd, char *p, size_t len, int at_edge,
 			if (errno == EINTR || (deadline != 0 &&
 			    errno == EAGAIN))
 				continue;
+			if (errno == EAGAIN && io->nonblock)
+				return STREAM_WANT_READ;
 			return -1;
 		}
 		if (stream_io_count(io, n) == -1) {
 			errno = EFBIG;
 			return -1;
 		}
-		got += (size_t)n;
+		*got += (size_t)n;
 	}
-	return 1;
+	*got = 0;
+	return 0;
 }
 
 static int
@@ -193,50 +208,50 @@ rr_done(struct stream_rr *rr, uint64_t lat_ns)
 	stream_bump(&rr->trans);
 }
 
-/* The answer of the oldest request in flight: its latency, counted. */
-static int
-rr_await(struct stream_io *io, uint32_t *head)
-{
-	struct stream_rr *rr = &io->rr;
-	int rc;
-
-	if ((rc = rr_recv(io, io->fd, io->buf + rr->req, rr->resp, 0,
-	    0)) != 1) {
-		io->what = "awaiting an answer";
-		return -1;
-	}
-	rr_done(rr, monotime_ns() - rr->sent_ns[*head]);
-	*head = (*head + 1) % rr->burst;
-	return 0;
-}
-
+/*
+ * The asker: requests until burst are in flight, then the oldest one's
+ * answer, until stop; then, unless aborted, the answers still owed.
+ * Where it is lives in io->rr (head, inflight, sent, got), so that on a
+ * non-blocking socket it returns where the socket would block and goes
+ * on from there.
+ */
 int
 rr_ask(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 {
 	struct stream_rr *rr = &io->rr;
-	uint32_t head = 0, inflight = 0;
+	int rc, st;
 
 	(void)nbuf;		/* params_check: no -n with --rr */
-	while (atomic_load_explicit(stop, memory_order_relaxed) == 0) {
-		while (inflight < rr->burst) {
-			rr->sent_ns[(head + inflight) % rr->burst] =
-			    monotime_ns();
-			if (rr_send(io, io->fd, io->buf, rr->req, 0, 0) == -1) {
+	for (;;) {
+		st = atomic_load_explicit(stop, memory_order_relaxed);
+		if (st == STREAM_STOP_ABORT)
+			return 0;
+		if (rr->sent > 0 || (st == STREAM_RUNNING &&
+		    rr->inflight < rr->burst)) {
+			if (rr->sent == 0)
+				rr->sent_ns[(rr->head + rr->inflight) %
+				    rr->burst] = monotime_ns();
+			if ((rc = rr_send(io, io->fd, io->buf, rr->req, 0,
+			    0)) != 0) {
 				io->what = "sending a request";
-				return -1;
+				return rc;
 			}
-			inflight++;
+			rr->inflight++;
+			continue;
 		}
-		if (rr_await(io, &head) == -1)
-			return -1;
-		inflight--;
+		if (rr->inflight == 0)
+			return 0;	/* stopped, nothing owed */
+		if ((rc = rr_recv(io, io->fd, io->buf + rr->req, rr->resp, 0,
+		    0)) != 0) {
+			io->what = "awaiting an answer";
+			return rc;
+		}
+		rr_done(rr, monotime_ns() - rr->sent_ns[rr->head]);
+		rr->head = (rr->head + 1) % rr->burst;
+		rr->inflight--;
+		if (stream_io_spent(io))
+			return STREAM_YIELD;
 	}
-	if (atomic_load(stop) == STREAM_STOP_ABORT)
-		return 0;
-	for (; inflight > 0; inflight--)
-		if (rr_await(io, &head) == -1)
-			return -1;
-	return 0;
 }
 
 int
@@ -245,6 +260,7 @@ rr_answer_open(struct stream_io *io, char *err, size_t errlen)
 	return rr_buffers(io, err, errlen);
 }
 
+/* Read a request, answer it; inflight 1: the answer is owed. */
 int
 rr_answer(struct stream_io *io)
 {
@@ -252,17 +268,25 @@ rr_answer(struct stream_io *io)
 	int rc;
 
 	for (;;) {
-		if ((rc = rr_recv(io, io->fd, io->buf, rr->req, 1, 0)) == 0)
-			return 0;	/* the asker's FIN: done */
-		if (rc == -1) {
-			io->what = "reading a request";
-			return -1;
+		if (rr->inflight == 0) {
+			rc = rr_recv(io, io->fd, io->buf, rr->req, 1, 0);
+			if (rc == RR_FIN)
+				return 0;	/* the asker's FIN: done */
+			if (rc != 0) {
+				io->what = "reading a request";
+				return rc;
+			}
+			rr->inflight = 1;
 		}
-		if (rr_send(io, io->fd, io->buf + rr->req, rr->resp, 0, 0) == -1) {
+		if ((rc = rr_send(io, io->fd, io->buf + rr->req, rr->resp, 0,
+		    0)) != 0) {
 			io->what = "answering";
-			return -1;
+			return rc;
 		}
+		rr->inflight = 0;
 		stream_bump(&rr->trans);
+		if (stream_io_spent(io))
+			return STREAM_YIELD;
 	}
 }
 
@@ -366,11 +390,12 @@ crr_once(struct stream_io *io)
 		io->what = "connecting for a transaction";
 		return -1;
 	}
+	rr->sent = rr->got = 0;		/* a new connection's counts */
 	if ((rc = rr_send(io, fd, io->buf, c->msglen + rr->req,
 	    c->msglen, 0)) == -1)
 		io->what = "sending a request";
 	else if ((rc = rr_recv(io, fd, io->buf + c->msglen + rr->req,
-	    rr->resp, 0, 0)) != 1) {
+	    rr->resp, 0, 0)) != 0) {
 		io->what = "awaiting an answer";
 		rc = -1;
 	} else
@@ -498,17 +523,18 @@ crr_serve(struct stream_io *io, int fd)
 	int rc;
 
 	stream_bump(&rr->crr.conns);
-	if (rr_recv(io, fd, io->buf, rr->req, 0, deadline) != 1)
+	rr->sent = rr->got = 0;		/* a new connection's counts */
+	if (rr_recv(io, fd, io->buf, rr->req, 0, deadline) != 0)
 		io->what = "reading a request on its connection";
 	else if (rr_send(io, fd, io->buf + rr->req, rr->resp, 0,
 	    deadline) == -1)
 		io->what = "answering on the request's connection";
 	else {
 		stream_bump(&rr->trans);
-		if ((rc = rr_recv(io, fd, &b, 1, 1, deadline)) == 0)
+		if ((rc = rr_recv(io, fd, &b, 1, 1, deadline)) == RR_FIN)
 			return 0;	/* the asker's FIN */
 		io->what = "awaiting the close of the request's connection";
-		if (rc == 1)
+		if (rc == 0)
 			errno = EPROTO;	/* one transaction a connection */
 	}
 	if (errno == ETIMEDOUT)		/* crr_wait's: the deadline */

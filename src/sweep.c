@@ -53,7 +53,7 @@ static const struct {
 	    GB_MAX_SOCKBUF },
 	[SWEEP_LENGTH] = { "length", SWEEP_KIND_SIZE, GB_MIN_BUFLEN,
 	    GB_MAX_BUFLEN },
-	[SWEEP_STREAMS] = { "streams", SWEEP_KIND_UINT, 1, GB_MAX_STREAMS },
+	[SWEEP_STREAMS] = { "streams", SWEEP_KIND_UINT, 1, GB_MAX_FLOWS },
 	[SWEEP_CC] = { "cc", SWEEP_KIND_NAME, 1, SWEEP_CC_LEN - 1 },
 	[SWEEP_RATE] = { "rate", SWEEP_KIND_RATE, 0, UINT64_MAX },
 	[SWEEP_REQ_SIZE] = { "request-size", SWEEP_KIND_SIZE, 1,

@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -61,87 +62,6 @@
 #define XFER_RATE_CHECK_MS	250u
 
 #include "xfer_state.h"
-
-static void
-stream_error(struct stream *s, const char *what, int errnum)
-{
-	const struct xfer *x = s->x;
-
-	if (s->error[0] != '\0' || atomic_load(&x->stop) == STREAM_STOP_ABORT)
-		return;
-	if (s->io.over == STREAM_OVER_CAP)
-		snprintf(s->error, sizeof(s->error), "more than the test "
-		    "asked for arrived (-n buffers and one more: %" PRIu64
-		    " bytes): cut off", x->stream_cap);
-	else if (s->io.over == STREAM_OVER_TOTAL)
-		snprintf(s->error, sizeof(s->error), "the test moved more "
-		    "than the listener allows (its --max-bytes and a buffer "
-		    "a stream: %" PRIu64 " bytes): cut off", x->total_cap);
-	else if (errnum == EAGAIN || errnum == EWOULDBLOCK)
-		snprintf(s->error, sizeof(s->error), "%s: peer silent for "
-		    "%g s", what, x->silent_ms / 1000.0);
-	else
-		snprintf(s->error, sizeof(s->error), "%s: %s", what,
-		    strerror(errnum));
-}
-
-/* A stream's thread out of its wait: --crr's out of its transaction too. */
-static void
-stream_shut(struct stream *s)
-{
-	shutdown(s->fd, SHUT_RDWR);
-	if (s->opened)
-		crr_abort(&s->io);
-}
-
-/*
- * One stream failed, so the test has: unblock the others now rather than
- * let each wait out its own silent-peer timeout, which may have started
- * later.  Their errors, consequences of this one, are not recorded.
- */
-static void
-streams_stop(struct xfer *x)
-{
-	unsigned i;
-
-	atomic_store(&x->stop, STREAM_STOP_ABORT);
-	for (i = 0; i < x->n; i++)
-		stream_shut(&x->s[i]);
-}
-
-static void *
-stream_main(void *arg)
-{
-	struct stream *s = arg;
-	struct xfer *x = s->x;
-	int rc;
-
-	stream_io_pin(&s->io);
-	if (x->is_tx)
-		rc = sender_run(&s->io, &x->stop, x->p.nbuf);
-	else
-		rc = receiver_run(&s->io);
-	if (rc == -1)
-		stream_error(s, s->io.what, errno);
-	if (s->error[0] != '\0')
-		streams_stop(x);
-	/*
-	 * -u: a receiver ends after a drain, a sender after its END
-	 * datagrams; the stream's end is its last data datagram.
-	 */
-	if (x->p.udp && s->io.dg.last.tv_sec != 0)
-		s->end = s->io.dg.last;
-	else
-		clock_gettime(CLOCK_MONOTONIC, &s->end);
-	s->io.cpu = sched_getcpu();
-	if (!x->p.udp)
-		tcpinfo_read(s->fd, &s->ti);
-	if (!x->is_tx)
-		receiver_end(&s->io);	/* tell the sender we are done */
-	atomic_fetch_add(&x->finished, 1);
-	event_active(x->done_ev, EV_READ, 0);
-	return NULL;
-}
 
 static void
 on_interval(evutil_socket_t fd, short what, void *arg)
@@ -377,64 +297,123 @@ xfer_crr_config(struct xfer *x, struct stream_crr *c, unsigned i,
 	c->msglen = xc->msglen[i];
 }
 
+/*
+ * The worker threads and their flows (xfer_worker.c): datapath_threads
+ * of them; a worker of many flows gets non-blocking sockets and one
+ * buffer for all, filled as the paths would fill their own.
+ */
+static int
+xfer_plan(struct xfer *x, int path, char *err, size_t errlen)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t size = x->p.buflen;
+	unsigned i;
+
+	x->nw = datapath_threads(&x->p, x->is_tx, x->n,
+	    ncpus > 0 ? (unsigned)ncpus : 1);
+	if ((x->w = calloc(x->nw, sizeof(*x->w))) == NULL)
+		goto nomem;
+	if (x->p.rr)
+		size = (size_t)params_rr_size(x->p.req_size) +
+		    params_rr_size(x->p.resp_size);
+	for (i = 0; i < x->nw; i++) {
+		x->w[i].x = x;
+		x->w[i].first = i;
+		x->w[i].nflows = (x->n - i + x->nw - 1) / x->nw;
+		if (x->w[i].nflows < 2)
+			continue;
+		if (!datapath_steps(path)) {
+			snprintf(err, errlen, "%s cannot run %u flows on a "
+			    "thread", datapath_name(path), x->w[i].nflows);
+			return -1;
+		}
+		if (posix_memalign((void **)&x->w[i].buf, 4096, size) != 0)
+			goto nomem;
+		memset(x->w[i].buf, x->is_tx || x->p.rr ? STREAM_FILL_BYTE : 0,
+		    size);
+		x->w[i].buflen = size;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for %u worker threads",
+	    x->nw);
+	return -1;
+}
+
+/* Flow i's socket and path, before its worker starts. */
+static int
+xfer_flow(struct xfer *x, const struct xfer_config *c, unsigned i, int path,
+    char *err, size_t errlen)
+{
+	struct stream *s = &x->s[i];
+	struct worker *w = &x->w[i % x->nw];
+	int fl;
+
+	s->x = x;
+	s->fd = c->fds[i];
+	c->fds[i] = -1;
+	sock_set_timeouts(s->fd, (int)x->silent_ms);
+	s->opened = 1;
+	if (w->nflows > 1) {
+		s->io.nonblock = 1;
+		s->io.shared = w->buf;
+		s->io.shared_len = w->buflen;
+		if ((fl = fcntl(s->fd, F_GETFL)) == -1 ||
+		    fcntl(s->fd, F_SETFL, fl | O_NONBLOCK) == -1) {
+			snprintf(err, errlen, "flow %u: O_NONBLOCK: %s", i,
+			    strerror(errno));
+			return -1;
+		}
+	}
+	if (x->p.udp)
+		xfer_dg_config(x, &s->io.dg, i);
+	s->io.rr.sliced = x->p.rr && x->is_tx && x->p.interval_ms;
+	s->io.rr.req = x->p.req_size;	/* --rr (stream_rr.c) */
+	s->io.rr.resp = x->p.resp_size;
+	s->io.rr.burst = x->p.rr_burst;
+	s->io.rr.timeout_ms = params_rr_timeout_ms(x->p.rr_timeout_ms);
+	if (path == GB_PATH_CRR_ASK && c->crr != NULL)
+		xfer_crr_config(x, &s->io.rr.crr, i, c->crr);
+	if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,
+	    path, x->p.buflen, (int)x->silent_ms, err, errlen) == -1)
+		return -1;
+	s->io.cap = x->stream_cap;
+	s->io.total = x->total_cap != 0 ? &x->total : NULL;
+	s->io.total_cap = x->total_cap;
+	s->io.pin_cpu = xfer_measure_cpu(&x->ms, i % x->nw);
+	return 0;
+}
+
 static int
 xfer_streams(struct xfer *x, const struct xfer_config *c, char *err,
     size_t errlen)
 {
-	int *fds = c->fds;
-	struct stream *s;
 	unsigned i;
-	int rc, path = datapath_of(&x->p, x->is_tx);
+	int *sfd, path = datapath_of(&x->p, x->is_tx);
 
 	/* -l mtu over TCP: each write and read one MSS of this end's. */
 	if (!x->p.udp && x->p.buflen == GB_LEN_MTU)
-		x->p.buflen = sock_mss(fds[0]);
-
-	for (i = 0; i < x->n; i++) {
-		s = &x->s[i];
-		s->x = x;
-		s->fd = fds[i];
-		fds[i] = -1;
-		sock_set_timeouts(s->fd, (int)x->silent_ms);
-		s->opened = 1;
-		if (x->p.udp)
-			xfer_dg_config(x, &s->io.dg, i);
-		s->io.rr.sliced = x->p.rr && x->is_tx && x->p.interval_ms;
-		s->io.rr.req = x->p.req_size;	/* --rr (stream_rr.c) */
-		s->io.rr.resp = x->p.resp_size;
-		s->io.rr.burst = x->p.rr_burst;
-		s->io.rr.timeout_ms = params_rr_timeout_ms(x->p.rr_timeout_ms);
-		if (path == GB_PATH_CRR_ASK && c->crr != NULL)
-			xfer_crr_config(x, &s->io.rr.crr, i, c->crr);
-		if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,
-		    path, x->p.buflen, (int)x->silent_ms, err, errlen) == -1)
+		x->p.buflen = sock_mss(c->fds[0]);
+	if (xfer_plan(x, path, err, errlen) == -1)
+		return -1;
+	for (i = 0; i < x->n; i++)
+		if (xfer_flow(x, c, i, path, err, errlen) == -1)
 			return -1;
-		s->io.cap = x->stream_cap;
-		s->io.total = x->total_cap != 0 ? &x->total : NULL;
-		s->io.total_cap = x->total_cap;
-		s->io.pin_cpu = xfer_measure_cpu(&x->ms, i);
-	}
 	if (x->p.interval_ms != 0) {
-		int sfd[GB_MAX_STREAMS];
-
+		if ((sfd = calloc(x->n, sizeof(*sfd))) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		for (i = 0; i < x->n; i++)
 			sfd[i] = x->s[i].fd;
 		/* The interface's lines, a big file on big hosts: --rr's. */
 		xfer_slice_init(&x->slice, x->ms.roots, x->p.rr ?
 		    x->ms.ifname : "", x->is_tx && !x->p.udp, sfd, x->n);
+		free(sfd);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
 	x->began = x->start;
-	for (i = 0; i < x->n; i++) {
-		s = &x->s[i];
-		if ((rc = pthread_create(&s->tid, NULL, stream_main, s)) != 0) {
-			snprintf(err, errlen, "cannot start stream %u: %s", i,
-			    strerror(rc));
-			return -1;
-		}
-		s->started = 1;
-	}
-	return 0;
+	return xfer_workers_start(x, err, errlen);
 }
 
 /*
@@ -544,7 +523,7 @@ xfer_abort(struct xfer *x, const char *why)
 	atomic_store(&x->stop, STREAM_STOP_ABORT);
 	for (i = 0; i < x->n; i++)
 		if (x->s[i].x != NULL)	/* handed over by xfer_streams */
-			stream_shut(&x->s[i]);
+			xfer_worker_stop(&x->s[i]);
 	if (x->rev != NULL)
 		xfer_abort(x->rev, why);
 }
@@ -566,9 +545,7 @@ xfer_free(struct xfer *x)
 		return;
 	xfer_free(x->rev);
 	/* All ended before any is closed: one's streams_stop reaches all. */
-	for (i = 0; i < x->n; i++)
-		if (x->s[i].started)
-			pthread_join(x->s[i].tid, NULL);
+	xfer_workers_join(x);
 	for (i = 0; i < x->n; i++) {
 		if (x->s[i].opened)
 			stream_io_close(&x->s[i].io);
@@ -593,5 +570,9 @@ xfer_free(struct xfer *x)
 	xfer_slice_free(&x->slice);	/* zeroed when never set: fine */
 	free(x->iv);
 	free(x->s);
+	free(x->flows);
+	for (i = 0; x->w != NULL && i < x->nw; i++)
+		free(x->w[i].buf);
+	free(x->w);
 	free(x);
 }

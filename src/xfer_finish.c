@@ -9,31 +9,43 @@
 #include <string.h>
 
 #include "base/datapath.h"
+#include "base/flowstat.h"
 #include "base/knobs.h"
 #include "xfer_state.h"
 
 /*
- * Each stream's figures, and the side's path: the one every stream used,
- * or the plain one when some fell back; a warning says why, and one
- * which streams -A could not pin.
+ * Each flow's figures into x->flows (all of them, for --flow-csv), the
+ * first GB_MAX_STREAMS into the side, their summary; and the side's
+ * path: the one every flow used, or the plain one when some fell back;
+ * a warning says why, and one which flows -A could not pin.  ti: each
+ * flow's TCP_INFO since --omit.
  */
 static void
-xfer_streams_figures(struct xfer *x, struct gb_side *side)
+xfer_streams_figures(struct xfer *x, struct gb_side *side,
+    const struct tcpinfo_sample *ti)
 {
 	const struct stream_io *io;
+	struct gb_stream *g;
 	unsigned i, fell = 0, unpinned = 0;
 	int plain = x->is_tx ? GB_PATH_SEND : GB_PATH_RECV;
 
 	side->data_path = x->n > 0 ? x->s[0].io.path : plain;
-	side->nstreams = x->n;
+	side->nstreams = x->n < GB_MAX_STREAMS ? x->n : GB_MAX_STREAMS;
 	side->rcvlowat = x->n > 0 ? x->s[0].io.rx.lowat : 0;
 	for (i = 0; i < x->n; i++) {
 		io = &x->s[i].io;
-		stream_io_figures(io, &side->streams[i], &side->zerocopy);
-		side->streams[i].bytes -= x->s[i].bytes0;	/* --omit */
+		g = &x->flows[i];
+		stream_io_figures(io, g, &side->zerocopy);
+		g->bytes -= x->s[i].bytes0;	/* --omit */
+		g->seconds = ts_diff(&x->start, &x->s[i].end);
+		g->has_tcp = !x->p.udp && ti[i].ok;
+		g->retrans = g->has_tcp ? ti[i].total_retrans : 0;
+		g->rtt_us = g->has_tcp ? ti[i].rtt_us : 0;
+		g->transactions = atomic_load(&io->rr.trans);
+		if (i < GB_MAX_STREAMS)
+			side->streams[i] = *g;
 		if (x->p.udp && !x->p.rr)
 			stream_io_udp(io, x->is_tx, &side->udp);
-		side->streams[i].seconds = ts_diff(&x->start, &x->s[i].end);
 		if (io->path != side->data_path)
 			side->data_path = plain;
 		if (io->note[0] != '\0' && fell++ == 0)
@@ -48,6 +60,9 @@ xfer_streams_figures(struct xfer *x, struct gb_side *side)
 	if (unpinned > 1)
 		knobs_warn(side, "-A: %u streams in all are not pinned",
 		    unpinned);
+	if (flowstat_summarize(x->flows, x->n, x->nw, x->p.rr,
+	    &side->flows) == -1)
+		knobs_warn(side, "out of memory for the flows' summary");
 }
 
 /* --rr: the transactions, and on the asking end every stream's latencies. */
@@ -137,9 +152,15 @@ xfer_finish_partial(struct xfer *x, struct gb_side *side,
 	side->seconds = ts_diff(&x->start, &x->end);
 	side->mbps = result_mbps(side->bytes, side->seconds);
 	tcpinfo_sum(ti, x->n, &side->tcp);
-	free(ti);
 	xfer_measure_side(&x->ms, side);
-	xfer_streams_figures(x, side);
+	free(x->flows);
+	if ((x->flows = calloc(x->n, sizeof(*x->flows))) == NULL) {
+		free(ti);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	xfer_streams_figures(x, side, ti);
+	free(ti);
 	xfer_rr_figures(x, side, r);
 	xfer_measure_warn(&x->ms, side);
 	if (r != NULL && r->params.buflen == GB_LEN_MTU)
@@ -159,3 +180,10 @@ xfer_finish_partial(struct xfer *x, struct gb_side *side,
 	return 0;
 }
 
+
+const struct gb_stream *
+xfer_flows(const struct xfer *x, unsigned *n)
+{
+	*n = x->flows != NULL ? x->n : 0;
+	return x->flows;
+}

@@ -7,6 +7,7 @@
  * (has_tcp, has_host 0), never the test failed.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host/tcpinfo.h"
@@ -15,10 +16,13 @@
 static void
 slice_tcp_now(const struct xfer_slice *sl, struct gb_tcp *t)
 {
-	struct tcpinfo_sample s[GB_MAX_STREAMS];
+	struct tcpinfo_sample *s = sl->now;
 	unsigned i;
 
-	memset(s, 0, sizeof(s));
+	memset(t, 0, sizeof(*t));
+	if (sl->n == 0)
+		return;
+	memset(s, 0, sl->n * sizeof(*s));
 	for (i = 0; i < sl->n; i++)
 		if (tcpinfo_read(sl->fds[i], &s[i]) == -1)
 			s[i].ok = 0;
@@ -36,8 +40,12 @@ xfer_slice_init(struct xfer_slice *sl, const struct hoststat_roots *roots,
 	snprintf(sl->ifname, sizeof(sl->ifname), "%s",
 	    ifname != NULL ? ifname : "");
 	sl->tcp = tcp;
-	sl->n = n < GB_MAX_STREAMS ? n : GB_MAX_STREAMS;
-	memcpy(sl->fds, fds, sl->n * sizeof(*fds));
+	sl->fds = calloc(n, sizeof(*sl->fds));
+	sl->now = calloc(n, sizeof(*sl->now));
+	if (sl->fds != NULL && sl->now != NULL) {
+		sl->n = n;
+		memcpy(sl->fds, fds, n * sizeof(*fds));
+	}
 	sl->host = hoststat_take(roots, sl->ifname, err, sizeof(err));
 	if (sl->tcp)
 		slice_tcp_now(sl, &sl->last);
@@ -134,4 +142,9 @@ xfer_slice_free(struct xfer_slice *sl)
 {
 	hoststat_free(sl->host);
 	sl->host = NULL;
+	free(sl->fds);
+	free(sl->now);
+	sl->fds = NULL;
+	sl->now = NULL;
+	sl->n = 0;
 }

@@ -19,8 +19,9 @@ struct xfer_slice {
 	const struct hoststat_roots *roots;
 	char		 ifname[GB_IFNAME_LEN];
 	int		 tcp;		/* sample TCP_INFO */
-	unsigned	 n;
-	int		 fds[GB_MAX_STREAMS];
+	unsigned	 n;		/* 0 when out of memory: no TCP */
+	int		*fds;		/* the streams', n of them */
+	struct tcpinfo_sample *now;	/* n, read at each slice */
 	struct gb_tcp	 last;		/* the sums at the last slice's end */
 	struct hoststat	*host;		/* the host then, or NULL */
 };

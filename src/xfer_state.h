@@ -22,8 +22,6 @@
 struct stream {
 	struct xfer		*x;
 	int			 fd;
-	pthread_t		 tid;
-	int			 started;
 	int			 opened;	/* io needs stream_io_close */
 	struct stream_io	 io;
 	struct timespec		 end;
@@ -32,6 +30,22 @@ struct stream {
 	uint64_t		 bytes0, calls0;
 	struct tcpinfo_sample	 ti0;
 	char			 error[200];
+};
+
+/*
+ * A worker thread (xfer_worker.c) and its share of the flows: flow
+ * first, first + x->nw, ...  One flow: its blocking socket, the path's
+ * loop run to the end.  More: non-blocking sockets in one epoll, their
+ * loops stepped as each is ready, one buffer for all of them (buf).
+ */
+struct worker {
+	struct xfer		*x;
+	pthread_t		 tid;
+	int			 started;
+	unsigned		 first;
+	unsigned		 nflows;
+	char			*buf;
+	size_t			 buflen;
 };
 
 struct xfer {
@@ -46,6 +60,9 @@ struct xfer {
 	void			*arg;
 	struct stream		*s;
 	unsigned		 n;
+	struct worker		*w;
+	unsigned		 nw;		/* worker threads */
+	struct gb_stream	*flows;		/* n, by xfer_finish */
 	atomic_int		 stop;		/* enum stream_stop */
 	atomic_uint		 finished;
 	uint32_t		 silent_ms;
@@ -84,6 +101,15 @@ struct xfer {
 	struct xfer		*rev;
 	struct xfer		*fwd;
 };
+
+/*
+ * xfer_worker.c: the workers' threads, started once the flows are set
+ * up (0, or -1 with err); xfer_worker_stop shuts one flow's socket down
+ * (abort), xfer_worker_failed stops every flow after one failed.
+ */
+int	xfer_workers_start(struct xfer *, char *err, size_t errlen);
+void	xfer_worker_stop(struct stream *);
+void	xfer_workers_join(struct xfer *);
 
 /*
  * xfer_tick.c.  --omit ends: the last omitted slice, the streams' counts

@@ -182,12 +182,10 @@ xfer_omit_end(struct xfer *x, const struct timespec *now)
 	 * first measured slice from ti0 itself, or a retransmit between the
 	 * two reads would be in the slices but not in the test's figures.
 	 */
-	if (x->iv_ev != NULL && !x->p.udp) {
-		struct tcpinfo_sample	ti0[GB_MAX_STREAMS];
-
-		for (i = 0; i < x->n && i < GB_MAX_STREAMS; i++)
-			ti0[i] = x->s[i].ti0;
-		xfer_slice_rebase(&x->slice, ti0, i);
+	if (x->iv_ev != NULL && !x->p.udp && x->slice.n == x->n) {
+		for (i = 0; i < x->n; i++)
+			x->slice.now[i] = x->s[i].ti0;
+		xfer_slice_rebase(&x->slice, x->slice.now, x->n);
 	}
 	x->start = *now;
 	x->iv_start_s = 0;

@@ -24,7 +24,7 @@ struct gb_bounds {
 	uint32_t	silent_ms;	/* --silent-timeout (both roles) */
 	uint32_t	max_duration_ms;	/* --max-duration */
 	uint64_t	max_bytes;	/* --max-bytes, all streams; 0 = none */
-	uint32_t	max_streams;	/* --max-streams */
+	uint32_t	max_streams;	/* --max-flows (--max-streams) */
 	uint32_t	max_buflen;	/* --max-length */
 	uint32_t	max_sockbuf;	/* --max-sockbuf */
 	uint64_t	max_rate;	/* --max-rate, bytes/s, 0 = none */
@@ -36,7 +36,7 @@ struct gb_bounds {
 #define GB_DEFAULT_HANDSHAKE_MS		5000u
 #define GB_DEFAULT_SILENT_MS		10000u
 #define GB_DEFAULT_MAX_DURATION_MS	(300u * 1000)
-#define GB_DEFAULT_MAX_STREAMS		32u
+#define GB_DEFAULT_MAX_STREAMS		1024u	/* --max-flows */
 #define GB_DEFAULT_MAX_BUFLEN		GB_MAX_BUFLEN
 #define GB_DEFAULT_MAX_SOCKBUF		(16u * 1024 * 1024)
 #define GB_DEFAULT_MAX_PENDING		256u

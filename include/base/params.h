@@ -34,6 +34,8 @@ enum gb_direction {
 #define GB_MAX_STREAMS		128u
 /* --threads: worker threads an end runs, each over its share of flows. */
 #define GB_MAX_THREADS		1024u
+/* --threads' default: one a flow up to the online CPUs, at most this. */
+#define GB_AUTO_MAX_THREADS	64u
 #define GB_MIN_SOCKBUF		1024u
 #define GB_MAX_SOCKBUF		(1024u * 1024 * 1024)
 #define GB_MIN_MSS		88u	/* TCP_MIN_MSS in the kernel */

@@ -23,7 +23,10 @@ int	receiver_open(struct stream_io *, int fd, int path, size_t len,
 /*
  * Receive to the end of the stream; 0, or -1 with errno and io->what
  * (EAGAIN: the peer was silent for silent_ms).  A --skip-rx-copy whose
- * kernel copied after all ends with the plain path and io->note.
+ * kernel copied after all ends with the plain path and io->note.  On a
+ * non-blocking socket (io->nonblock) it returns an enum stream_want
+ * where the socket would block and is called again to go on
+ * (datapath_steps says which paths can).
  */
 int	receiver_run(struct stream_io *);
 /*

@@ -26,7 +26,9 @@ int	sender_open(struct stream_io *, int fd, int path, size_t len,
  * are sent.  Unless the test was aborted (STREAM_STOP_ABORT), then shut
  * the write side down and wait for the receiver's FIN, so that the
  * stream ends when its last byte has arrived, and collect -Z's last
- * completions.  0, or -1 with errno and io->what.
+ * completions.  0, or -1 with errno and io->what.  On a non-blocking
+ * socket (io->nonblock) it returns an enum stream_want where the socket
+ * would block and is called again to go on from there (io->phase).
  */
 int	sender_run(struct stream_io *, atomic_int *stop, uint64_t nbuf);
 

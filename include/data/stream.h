@@ -47,6 +47,26 @@ enum stream_stop {
 	STREAM_STOP_ABORT,	/* a stream failed or the test was aborted */
 };
 
+/*
+ * What a path's loop returns besides 0 (done) and -1 (failed, errno) on
+ * a non-blocking socket (stream_io.nonblock, the many-flow engine): wait
+ * until the socket is readable or writable, or come back after the other
+ * flows had their turn (STREAM_BUDGET calls moved data).  A blocking
+ * socket never gets them: its calls wait in the kernel instead.
+ */
+enum stream_want {
+	STREAM_WANT_READ = 1,
+	STREAM_WANT_WRITE,
+	STREAM_YIELD,
+};
+#define STREAM_BUDGET	16
+
+/* Where a sender is in its stream (stream_io.phase). */
+enum stream_phase {
+	STREAM_PHASE_MOVE = 0,	/* its path's loop */
+	STREAM_PHASE_FINISH,	/* the end: FIN, completions */
+};
+
 /* Which cap a stream passed (stream_io.over). */
 enum stream_over {
 	STREAM_UNDER_CAPS = 0,
@@ -160,6 +180,13 @@ struct stream_rr {
 	struct rrslots	*slots;
 	uint64_t	 taken;
 	struct stream_crr crr;		/* --crr */
+	/*
+	 * Where a transaction is, between calls on a non-blocking socket:
+	 * the asker's oldest request in flight (head) and how many are,
+	 * the bytes of the request (sent) and the answer (got) done so far.
+	 */
+	uint32_t	 head, inflight;
+	size_t		 sent, got;
 };
 
 struct stream_io {
@@ -185,6 +212,17 @@ struct stream_io {
 	struct stream_rx rx;
 	struct stream_dg dg;
 	struct stream_rr rr;
+	/*
+	 * The many-flow engine: the socket is non-blocking and the loops
+	 * return enum stream_want; the buffer is the worker thread's
+	 * (shared, shared_len bytes, not this stream's to free).
+	 */
+	int		 nonblock;
+	int		 phase;		/* enum stream_phase, a sender's */
+	int		 shut;		/* its write side is shut down */
+	unsigned	 budget;	/* calls left in this turn */
+	char		*shared;
+	size_t		 shared_len;
 	const char	*what;		/* the call that failed */
 	char		 note[128];	/* why the path is not the one asked */
 };
@@ -230,6 +268,19 @@ stream_bump(_Atomic uint64_t *n)
  * call when none is set, and the shared total is touched only with
  * --max-bytes.
  */
+/*
+ * A non-blocking loop's turn: 1 when it has moved data STREAM_BUDGET
+ * times and should let the worker's other flows run (STREAM_YIELD).
+ */
+static inline int
+stream_io_spent(struct stream_io *io)
+{
+	if (!io->nonblock || --io->budget != 0)
+		return 0;
+	io->budget = STREAM_BUDGET;
+	return 1;
+}
+
 static inline int
 stream_io_count(struct stream_io *io, ssize_t n)
 {

@@ -105,6 +105,11 @@ int		 xfer_finish_partial(struct xfer *, struct gb_side *,
  * (not a --crr test, no such stream, or its last one not yet taken).
  */
 int		 xfer_crr_give(struct xfer *, unsigned stream, int fd);
+/*
+ * After xfer_finish: every flow's figures (n of them; NULL before),
+ * the first GB_MAX_STREAMS of which the side holds too.
+ */
+const struct gb_stream *xfer_flows(const struct xfer *, unsigned *n);
 /* --bidir: the half going the other way (for xfer_finish), else NULL. */
 struct xfer	*xfer_reverse(struct xfer *);
 /* Join the threads and close the sockets (both halves). */
