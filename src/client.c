@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -242,6 +243,26 @@ udp_length(struct client *c, char *err, size_t errlen)
 	return CLIENT_OK;
 }
 
+/*
+ * A descriptor a flow (and the few of our own): the soft RLIMIT_NOFILE
+ * raised as far as the hard one lets it, else the test is refused here.
+ */
+#define CLIENT_OWN_FDS	64u
+
+static int
+client_nofile(struct client *c, char *err, size_t errlen)
+{
+	uint64_t want = (uint64_t)params_conns(c->p) + CLIENT_OWN_FDS;
+	uint64_t have = sock_raise_nofile(want);
+
+	if (have == 0 || have >= want)
+		return CLIENT_OK;
+	snprintf(err, errlen, "%u flows need about %" PRIu64 " descriptors; "
+	    "RLIMIT_NOFILE is %" PRIu64 " (raise it with ulimit -n)",
+	    params_conns(c->p), want, have);
+	return CLIENT_FAILED;
+}
+
 static int
 handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
@@ -260,6 +281,8 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 	memcpy(token, m->token, sizeof(token));
 	/* The listener has set its MTU; now ours, before the data flows. */
 	if (c->p->mtu != 0 && (rc = local_mtu(c, err, errlen)) != CLIENT_OK)
+		goto out;
+	if ((rc = client_nofile(c, err, errlen)) != CLIENT_OK)
 		goto out;
 	if (c->p->udp) {
 		rc = udp_streams(c, a, token, m, err, errlen);

@@ -64,7 +64,7 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 	if (nbuf * per <= GB_MAX_BUF_TOTAL)
 		return 0;
 	snprintf(err, errlen, "%s x buffer memory is over the limit of "
-	    "%u MiB: %llu x %llu bytes%s", datapath_thread_option(p) == NULL ?
+	    "%u MiB: %llu x %llu bytes%s", nbuf != params_conns(p) ?
 	    "threads" : "streams", GB_MAX_BUF_TOTAL >> 20,
 	    (unsigned long long)nbuf, (unsigned long long)per, zc ?
 	    " (with -Z's ring)" : "");

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/datapath.h"
 #include "base/safetext.h"
 #include "base/monotime.h"
 #include "codec/peerkind.h"
@@ -85,6 +86,7 @@ struct foreign {
 };
 
 struct pending {
+	struct pending_caps	 caps;
 	struct pending_config	 cfg;
 	struct foreign		 foreign[PD_FOREIGN_SLOTS];
 	struct event		*accept_ev;
@@ -529,6 +531,7 @@ pending_new(const struct pending_config *cfg, char *err, size_t errlen)
 		goto nomem;
 	pd->cfg = *cfg;
 	pending_caps(cfg->bounds, nofile_now(), &caps);
+	pd->caps = caps;
 	caps_report(pd, &caps);
 	if (srccap_init(&pd->cap, caps.total, caps.per_source) == -1) {
 		free(pd);
@@ -561,4 +564,33 @@ pending_free(struct pending *pd)
 		event_free(pd->resume_ev);
 	srccap_free(&pd->cap);
 	free(pd);
+}
+
+uint64_t
+pending_fds_wanted(const struct gb_bounds *b)
+{
+	return PD_FD_OWN + (uint64_t)b->max_streams * PD_FD_STREAM +
+	    b->max_pending;
+}
+
+uint64_t
+pending_test_fds(const struct gb_params *p)
+{
+	return PD_FD_OWN + (uint64_t)params_conns(p) *
+	    (datapath_thread_option(p) != NULL ? PD_FD_STREAM : 1);
+}
+
+const char *
+pending_fd_refusal(const struct pending *pd, const struct gb_params *p,
+    char *buf, size_t len)
+{
+	uint64_t want = pending_test_fds(p);
+
+	if (pd->caps.nofile == UINT64_MAX || want <= pd->caps.reserved)
+		return NULL;
+	snprintf(buf, len, "the test's %u flows need about %" PRIu64
+	    " descriptors; this listener keeps %" PRIu64 " for a test "
+	    "(its RLIMIT_NOFILE is %" PRIu64 ": raise it with ulimit -n)",
+	    params_conns(p), want, pd->caps.reserved, pd->caps.nofile);
+	return buf;
 }

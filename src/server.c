@@ -66,7 +66,7 @@ hello_refusal(const struct server *s, const struct pconn *pc,
 		    "than it asks (start it with --allow-reverse or --psk FILE)";
 	if (bounds_check(s->lim, &m->params, buf, len) == -1)
 		return buf;
-	return NULL;
+	return pending_fd_refusal(s->pd, &m->params, buf, len);
 }
 
 static void
@@ -188,6 +188,8 @@ server_run(const struct server_config *cfg, char *err, size_t errlen)
 	pc.log_cb = cfg->role.log_cb;
 	pc.log_arg = cfg->role.arg;
 	pc.arg = &s;
+	/* Before the caps are taken: a descriptor a flow. */
+	(void)sock_raise_nofile(pending_fds_wanted(s.lim));
 	if ((s.pd = pending_new(&pc, err, errlen)) == NULL)
 		goto out;
 	if (server_signals_start(&sig, &s) == -1) {

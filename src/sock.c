@@ -8,6 +8,7 @@
  * then IP_TOS is the one that counts: both are set, and the one of the
  * peer's family is read back.
  */
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <netinet/in.h>
@@ -563,4 +564,24 @@ sock_bufs_now(int fd, struct gb_sockbuf *snd, struct gb_sockbuf *rcv)
 		snd->peak = snd->final;
 	if ((rcv->final = sock_buf_get(fd, SO_RCVBUF)) > rcv->peak)
 		rcv->peak = rcv->final;
+}
+
+uint64_t
+sock_raise_nofile(uint64_t want)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return UINT64_MAX;
+	if ((uint64_t)rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ||
+		    (uint64_t)rl.rlim_max > want ? (rlim_t)want : rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+		if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+			return 0;
+	}
+	return rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX :
+	    (uint64_t)rl.rlim_cur;
 }

@@ -290,7 +290,7 @@ def case_refusals(tmp):
           r.rc == 3 and "--allow-reverse" in r.err, r.why())
     check("refusals: --max-streams 3 and --bidir -P 2: exit 3, says "
           "--bidir; -P 1 runs", m.rc == 3 and "--bidir" in m.err and
-          "4 streams" in m.err and ok.rc == 0, m.why() + ok.why())
+          "4 flows" in m.err and ok.rc == 0, m.why() + ok.why())
     port = gbpeer.free_port()
     for args, what in ((["--rr"], "--rr"),
                        (["--capture"], "--capture"),

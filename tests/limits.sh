@@ -145,7 +145,7 @@ listen limited - -- --silent-timeout 1 --handshake-timeout 1 \
 A=$lpid
 refused limited "-T 13 (--max-duration 12)" --max-duration \
     -t 127.0.0.1 -T 13
-refused limited "-P 3 (--max-streams 2)" --max-streams -t 127.0.0.1 -P 3
+refused limited "-P 3 (--max-flows 2)" --max-flows -t 127.0.0.1 -P 3
 refused limited "-l 4M (--max-length 2M)" --max-length \
     -t 127.0.0.1 -l 4M
 refused limited "-t -b 2M: the listener's SO_RCVBUF" --max-sockbuf \

@@ -118,10 +118,15 @@ values()
 		    "negative -1" "zero 0" "over-maximum 1099511627777" \
 		    "overflowing 18446744073709551617"
 		;;
-	uint_P)		# -P: 1 to 128
+	uint_P)		# -P, --max-flows: 1 to 10000
 		printf '%s\n' "empty " "non-numeric four" "trailing 4x" \
-		    "trailing 4.0" "negative -4" "zero 0" "over-maximum 129" \
+		    "trailing 4.0" "negative -4" "zero 0" "over-maximum 10001" \
 		    "overflowing 4294967297" "overflowing 18446744073709551617"
+		;;
+	uint_threads)	# --threads: 1 to 1024
+		printf '%s\n' "empty " "non-numeric two" "trailing 2x" \
+		    "negative -2" "zero 0" "over-maximum 1025" \
+		    "overflowing 4294967298"
 		;;
 	uint_p)		# -p: 1 to 65535
 		printf '%s\n' "empty " "non-numeric http" "trailing 5001/tcp" \
@@ -263,6 +268,7 @@ w window size_buf
 - max-pending-source uint_pending listener
 - max-rate rate_link listener
 - max-sockbuf size_buf listener
+- max-flows uint_P listener
 - max-streams uint_P listener
 - mtu uint_mtu
 - plot name_only
@@ -272,6 +278,7 @@ w window size_buf
 - silent-timeout seconds_silent
 - sndbuf size_buf
 - sweep sweep
+- threads uint_threads
 - tos tos
 - title text
 - bind-dev iface

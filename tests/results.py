@@ -358,7 +358,7 @@ def case_listener(tmp):
           == 1 and err and re.match(r"^gigebench: listening on "
                                     r"(\[::\]|0\.0\.0\.0):%d " % lst.port,
                                     err[0]) is not None and
-          "--max-duration 300 s" in err[0] and "--max-streams 32" in err[0],
+          "--max-duration 300 s" in err[0] and "--max-flows 1024" in err[0],
           "\n".join(err[:3]))
     check("listener: the test's line as it starts (peer, direction, "
           "protocol, streams, length, duration), then its report",

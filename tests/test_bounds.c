@@ -48,7 +48,7 @@ test_defaults(void **state)
 	assert_int_equal(l.handshake_ms, 5000);
 	assert_int_equal(l.silent_ms, 10000);
 	assert_int_equal(l.max_duration_ms, 300000);
-	assert_int_equal(l.max_streams, 32);
+	assert_int_equal(l.max_streams, 1024);
 	assert_int_equal(l.max_buflen, 64 * MB);
 	assert_int_equal(l.max_sockbuf, 16 * MB);
 	assert_int_equal(l.max_bytes, 0);
@@ -115,12 +115,13 @@ test_sizes(void **state)
 
 	(void)state;
 	setup(&l, &p);
+	l.max_streams = 32;
 	p.streams = 32;
 	p.buflen = 1 * MB;
 	assert_int_equal(bounds_check(&l, &p, err, sizeof(err)), 0);
 	p.streams = 33;
-	assert_refused(&l, &p, "33 streams; this listener allows at most 32",
-	    "--max-streams");
+	assert_refused(&l, &p, "33 flows; this listener allows at most 32",
+	    "--max-flows");
 	p.streams = 1;
 	l.max_buflen = 64 * 1024;
 	p.buflen = 64 * 1024;

@@ -278,7 +278,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-l", "9G" }, "-l", "9G",
 	    "-l: buffer length is too large (max 64M): 9G" },
 	{ { "-t", "h", "-P", "0" }, "-P", "0",
-	    "-P: number of streams is out of range (1-128): 0" },
+	    "-P: number of flows is out of range (1-10000): 0" },
 	{ { "-t", "h", "-f", "x" }, "-f", "x",
 	    "-f: unknown rate unit (k, m, g, K, M, G): x" },
 	{ { "--frobnicate" }, "--frobnicate", "",

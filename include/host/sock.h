@@ -124,4 +124,11 @@ uint32_t sock_mss(int fd);
  */
 int	sock_dgram_max(int fd, int mtu);
 
+/*
+ * Raise this process's soft RLIMIT_NOFILE to want, or as far as the hard
+ * limit lets it: many flows need a descriptor each.  The soft limit after
+ * (UINT64_MAX: none; 0: unknown).
+ */
+uint64_t	sock_raise_nofile(uint64_t want);
+
 #endif /* GB_SOCK_H */

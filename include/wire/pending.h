@@ -90,6 +90,22 @@ int		 pending_take(struct pconn *);
  */
 void		 pending_note(struct pconn *pc, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
+/*
+ * What RLIMIT_NOFILE should be for a --max-flows test of any path and
+ * every pending connection (the listener raises it to this first).
+ */
+uint64_t	 pending_fds_wanted(const struct gb_bounds *);
+/*
+ * The descriptors a test of p may need on the listener: its own files
+ * and each flow's (one, or PD_FD_STREAM for a path of a thread a flow).
+ */
+uint64_t	 pending_test_fds(const struct gb_params *p);
+/*
+ * NULL when a test of p fits the descriptors the caps leave for a test,
+ * else why not (in buf).
+ */
+const char	*pending_fd_refusal(const struct pending *,
+		    const struct gb_params *p, char *buf, size_t len);
 /* How many are pending now (for tests and logs). */
 unsigned	 pending_count(const struct pending *);
 
