@@ -712,7 +712,7 @@ static const struct bad_body bad_bodies[] = {
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "nbuf" },
 	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":10000,"
-	    "\"streams\":129,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
+	    "\"streams\":10001,\"sndbuf\":0,\"rcvbuf\":0,\"mss\":0,"
 	    "\"interval_ms\":0,\"link_mbps\":0,\"mtu\":0,\"cc\":\"\",\"nodelay\":false,\"force_bufs\":false,\"capture\":false}}", "streams" },
 	{ PROTO_HELLO, "{\"program\":\"gigebench\",\"version\":\"1\",\"params\":{\"direction\":0,"
 	    "\"buflen\":131072,\"nbuf\":0,\"duration_ms\":1.5e9,"
