@@ -9,7 +9,7 @@
  * print diagnostics to stderr, or exit.  A figure whose has-flag is 0 is
  * printed as "n/a", never as 0.  The JSON renderer is report_json.c; the
  * context and capture lines are context_text.c and capture_text.c, the
- * spread's spread_text.c.
+ * spread's spread_text.c, the flow summary's report_flows.c.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -303,7 +303,11 @@ report_detail_lines(FILE *fp, const struct gb_side *s, int is_tx)
 		    100.0 * (double)t->sndbuf_limited_us / (double)t->busy_us);
 }
 
-/* -v: the TOS byte and pacing rate when set, and each stream. */
+/*
+ * -v: the TOS byte and pacing rate when set, and each stream (with its
+ * retransmits when its TCP_INFO was read), unless there are more than
+ * REPORT_MAX_STREAM_LINES and the flow summary line says it for them.
+ */
 static void
 report_stream_lines(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 {
@@ -324,6 +328,9 @@ report_stream_lines(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 			fprintf(fp, ", max pacing rate %.4f %s", rate, label);
 		fputc('\n', fp);
 	}
+	/* Past a screenful, the flow summary line stands for them. */
+	if (s->nstreams > REPORT_MAX_STREAM_LINES && report_flows_shown(s))
+		return;
 	for (i = 0; i < s->nstreams && i < GB_MAX_STREAMS; i++) {
 		g = &s->streams[i];
 		rate = units_rate(result_mbps(g->bytes, g->seconds) * 1e6,
@@ -334,7 +341,11 @@ report_stream_lines(FILE *fp, const struct gb_side *s, int is_tx, char unit)
 		    g->cpu >= 0, (uint64_t)g->cpu));
 		if (g->pinned >= 0)
 			fprintf(fp, " (pinned %d)", g->pinned);
-		fprintf(fp, ", %s\n", datapath_name(g->path));
+		fprintf(fp, ", %s", datapath_name(g->path));
+		if (g->has_tcp)
+			fprintf(fp, ", %" PRIu32 " retransmit%s", g->retrans,
+			    g->retrans == 1 ? "" : "s");
+		fputc('\n', fp);
 	}
 }
 
@@ -380,6 +391,7 @@ report_side(FILE *fp, const struct gb_result *r, int is_tx,
 	} else if (!r->params.udp)
 		report_tcp_line(fp, s, is_tx);
 	report_rr_lines(fp, r, s, is_tx);
+	report_flows_line(fp, s, is_tx, st->unit);
 	if (st->verbose >= 1) {
 		report_verbose_lines(fp, s, is_tx);
 		report_detail_lines(fp, s, is_tx);

@@ -1,9 +1,10 @@
 /*
  * side_detail.c: the JSON members that explain a side's figures (TCP
  * segments and limited times, each interrupt line, the spread
- * (side_spread.c), warnings, the context, the capture, the data path and
- * each stream), added to the object side_json() builds (side.c).  Formats only; side_in_detail.c is its
- * inverse.  The context and the capture are encoded by their own codecs.
+ * (side_spread.c), warnings, the context, the capture, the data path,
+ * each stream and the summary of all flows (side_flows.c)), added to the
+ * object side_json() builds (side.c).  Formats only; side_in_detail.c is
+ * its inverse.  The context and the capture are encoded by their own codecs.
  */
 #include <jansson.h>
 
@@ -87,7 +88,10 @@ int_or_null(int v)
 	return v >= 0 ? json_integer(v) : json_null();
 }
 
-/* Each stream: what it moved, where it ran, by which path. */
+/*
+ * Each stream: what it moved, where it ran, by which path, its TCP_INFO's
+ * retransmits and RTT (null without) and --rr's transactions.
+ */
 static json_t *
 streams(const struct gb_side *s)
 {
@@ -100,11 +104,14 @@ streams(const struct gb_side *s)
 	for (i = 0; i < s->nstreams && i < GB_MAX_STREAMS; i++) {
 		g = &s->streams[i];
 		if (json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o,"
-		    " s:o, s:s}", "bytes", member_jint(g->bytes), "seconds",
-		    g->seconds, "mbps", result_mbps(g->bytes, g->seconds),
-		    "cpu", int_or_null(g->cpu), "pinned",
+		    " s:o, s:s, s:o, s:o, s:I}", "bytes", member_jint(g->bytes),
+		    "seconds", g->seconds, "mbps", result_mbps(g->bytes,
+		    g->seconds), "cpu", int_or_null(g->cpu), "pinned",
 		    int_or_null(g->pinned), "data_path",
-		    datapath_name(g->path))) == -1) {
+		    datapath_name(g->path), "retransmits",
+		    member_uint_or_null(g->has_tcp, g->retrans), "rtt_us",
+		    member_uint_or_null(g->has_tcp, g->rtt_us),
+		    "transactions", member_jint(g->transactions))) == -1) {
 			json_decref(a);
 			return NULL;
 		}
@@ -234,7 +241,8 @@ side_detail_json(json_t *o, const struct gb_side *s)
 	    s->rcvlowat)) == -1 ||
 	    set_new(o, "fq_rate", member_uint_or_null(s->has_fq_rate,
 	    s->fq_rate)) == -1 ||
-	    set_new(o, "streams", streams(s)) == -1)
+	    set_new(o, "streams", streams(s)) == -1 ||
+	    set_new(o, "flows", side_flows_json(s)) == -1)
 		return -1;
 	return 0;
 }

@@ -21,5 +21,11 @@ int	side_in_detail(struct side_in *, const json_t *, struct gb_side *);
  */
 json_t	*side_spread_json(const struct gb_side *);
 int	side_spread_in(struct side_in *, const json_t *, struct gb_side *);
+/*
+ * side_flows.c: the "flows" member (null without a summary), and its
+ * decoder, after the streams: 1, 0 for a null (or none), or -1.
+ */
+json_t	*side_flows_json(const struct gb_side *);
+int	side_flows_in(struct side_in *, const json_t *, struct gb_side *);
 
 #endif /* GB_SIDE_DETAIL_H */

@@ -2,8 +2,9 @@
  * side_in_detail.c: decoding of the side members that explain a result
  * (TCP segments and limited times, each interrupt line and the spread
  * (side_spread.c), warnings, the host and interface context, the
- * capture, the data path and each stream), with the same distrust as
- * side_in.c: every member typed, ranged and sized before it is copied.
+ * capture, the data path, each stream and the flows (side_flows.c)),
+ * with the same distrust as side_in.c: every member typed, ranged and
+ * sized before it is copied.
  * The context and the capture are decoded by their own codecs.  No I/O.
  */
 #include <limits.h>
@@ -184,6 +185,29 @@ cpu_member(struct side_in *in, const json_t *o, const char *key, int *out)
 	return rc;
 }
 
+/*
+ * A stream's TCP_INFO (retransmits and rtt_us, both null or both values)
+ * and --rr's transactions; none of the three from a peer that predates
+ * them (not known, 0 transactions).
+ */
+static int
+stream_tcp(struct side_in *in, const json_t *o, struct gb_stream *g)
+{
+	if (json_object_get(o, "retransmits") == NULL &&
+	    json_object_get(o, "rtt_us") == NULL &&
+	    json_object_get(o, "transactions") == NULL)
+		return 0;
+	if ((g->has_tcp = side_member_u32(in, o, "retransmits", SIDE_WANT_ANY,
+	    &g->retrans)) == -1)
+		return -1;
+	in->leader = "streams.retransmits";
+	if (side_member_u32(in, o, "rtt_us", g->has_tcp, &g->rtt_us) == -1)
+		return -1;
+	in->leader = NULL;
+	return side_member_uint(in, o, "transactions", UINT64_MAX,
+	    SIDE_WANT_VALUE, &g->transactions) == -1 ? -1 : 0;
+}
+
 static int
 stream_figures(struct side_in *in, const json_t *o, struct gb_stream *g)
 {
@@ -201,7 +225,7 @@ stream_figures(struct side_in *in, const json_t *o, struct gb_stream *g)
 	    cpu_member(in, o, "pinned", &g->pinned) == -1 ||
 	    path_member(in, o, "data_path", &g->path) == -1)
 		return -1;
-	return 0;
+	return stream_tcp(in, o, g);
 }
 
 static int
@@ -433,7 +457,9 @@ path_details(struct side_in *in, const json_t *j, struct gb_side *s)
 	if ((s->has_fq_rate = side_member_uint(in, j, "fq_rate", UINT64_MAX,
 	    SIDE_WANT_ANY, &s->fq_rate)) == -1)
 		return -1;
-	return streams(in, j, s);
+	if (streams(in, j, s) == -1)
+		return -1;
+	return side_flows_in(in, j, s) == -1 ? -1 : 0;
 }
 
 int

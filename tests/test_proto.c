@@ -981,9 +981,10 @@ test_params_check(void **state)
 }
 
 /*
- * The largest side there can be (128 streams, 16 interrupt lines, 8 long
- * warnings, every string full, a spread of 64 CPUs with reals of 17
- * digits) still fits in one message.
+ * The largest side there can be (128 streams with their TCP_INFO and
+ * transactions, the flows' summary, 16 interrupt lines, 8 long warnings,
+ * every string full, a spread of 64 CPUs with reals of 17 digits) still
+ * fits in one message.
  */
 static void
 test_side_fits(void **state)
@@ -1044,7 +1045,20 @@ test_side_fits(void **state)
 		m->side.streams[i].seconds = 1.0 / 3.0;
 		m->side.streams[i].cpu = m->side.streams[i].pinned = 1023;
 		m->side.streams[i].path = GB_PATH_SKIP_RX_COPY;
+		m->side.streams[i].has_tcp = 1;
+		m->side.streams[i].retrans = UINT32_MAX;
+		m->side.streams[i].rtt_us = UINT32_MAX;
+		m->side.streams[i].transactions =
+		    UINT64_C(9223372036854775807);
 	}
+	m->side.flows.has = m->side.flows.has_tps = m->side.flows.has_tcp = 1;
+	m->side.flows.n = GB_MAX_FLOWS;
+	m->side.flows.threads = GB_MAX_THREADS;
+	m->side.flows.mbps_min = m->side.flows.tps_min = 1.0 / 3.0;
+	m->side.flows.mbps_p50 = m->side.flows.tps_p50 = 2.0 / 3.0;
+	m->side.flows.mbps_max = m->side.flows.tps_max = 4.0 / 3.0;
+	m->side.flows.jain = 1.0 / 3.0;
+	m->side.flows.retrans_max = m->side.flows.rtt_us_max = UINT32_MAX;
 	buf = proto_encode(m, &len);
 	assert_non_null(buf);
 	assert_true(len <= PROTO_HEADER_LEN + PROTO_MAX_BODY);
@@ -1052,8 +1066,10 @@ test_side_fits(void **state)
 	/*
 	 * --bidir's done message: the reverse half's side has no host
 	 * figures of its own (the forward one's are shared on the client),
-	 * so no spread, but every stream.
+	 * so no spread, but every stream: GB_MAX_STREAMS / 2 of them each
+	 * way, the most --bidir takes (params_check.c).
 	 */
+	m->side.nstreams = GB_MAX_STREAMS / 2;
 	m->has_side2 = 1;
 	m->side2 = m->side;
 	memset(&m->side2.spread, 0, sizeof(m->side2.spread));

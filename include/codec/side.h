@@ -15,10 +15,12 @@
  *
  * side.c encodes the core figures, side_detail.c the members that explain
  * them (TCP details, IRQ lines, warnings, context, capture, data path,
- * streams); side_in.c and side_in_detail.c decode the same two halves with
- * the readers of side_member.c.  side_spread.c does both ways for the
+ * streams, flows); side_in.c and side_in_detail.c decode the same two
+ * halves with the readers of side_member.c.  side_spread.c does both ways for the
  * spread (the CPUs, queues and lines' shares), which a side without it,
- * from a peer that predates it, does not have.
+ * from a peer that predates it, does not have; side_flows.c likewise for
+ * the summary of all the side's flows ("flows"), and a stream from such a
+ * peer may lack its "retransmits", "rtt_us" and "transactions" (all three).
  */
 #ifndef GB_SIDE_H
 #define GB_SIDE_H
