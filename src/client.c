@@ -243,26 +243,6 @@ udp_length(struct client *c, char *err, size_t errlen)
 	return CLIENT_OK;
 }
 
-/*
- * A descriptor a flow (and the few of our own): the soft RLIMIT_NOFILE
- * raised as far as the hard one lets it, else the test is refused here.
- */
-#define CLIENT_OWN_FDS	64u
-
-static int
-client_nofile(struct client *c, char *err, size_t errlen)
-{
-	uint64_t want = (uint64_t)params_conns(c->p) + CLIENT_OWN_FDS;
-	uint64_t have = sock_raise_nofile(want);
-
-	if (have == 0 || have >= want)
-		return CLIENT_OK;
-	snprintf(err, errlen, "%u flows need about %" PRIu64 " descriptors; "
-	    "RLIMIT_NOFILE is %" PRIu64 " (raise it with ulimit -n)",
-	    params_conns(c->p), want, have);
-	return CLIENT_FAILED;
-}
-
 static int
 handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
@@ -468,13 +448,16 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		/* What ran until Ctrl-C, this end's figures only. */
 		xfer_failed(c->x, err, errlen);
 		if (xfer_finish_partial(c->x, mine, r, err, errlen) == 0 &&
-		    finish_reverse(c, r, 1, err, errlen) == 0)
+		    finish_reverse(c, r, 1, err, errlen) == 0) {
 			r->prov.interrupted = 1;
+			client_flows(c, 1);
+		}
 		rc = CLIENT_INTERRUPTED;
 	} else if (xfer_finish(c->x, mine, r, err, errlen) == 0 &&
-	    finish_reverse(c, r, 0, err, errlen) == 0)
+	    finish_reverse(c, r, 0, err, errlen) == 0) {
 		rc = CLIENT_OK;
-	else
+		client_flows(c, 0);
+	} else
 		listener_reason(c, err, errlen);
 out:
 	if (ctl_ev != NULL)

@@ -5,9 +5,12 @@
  * and the listener's -i slices, which may come before any awaited
  * message once the transfer runs, paired with ours into the lines.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "base/monotime.h"
+#include "data/xfer.h"
+#include "host/sock.h"
 #include "client_state.h"
 #include "run/role.h"
 #include "wire/ctl.h"
@@ -233,4 +236,43 @@ client_send(struct client *c, struct proto_msg *m, int fd, char *err,
 		return CLIENT_FAILED;
 	}
 	return CLIENT_OK;
+}
+
+/*
+ * A descriptor a flow (and the few of our own): the soft RLIMIT_NOFILE
+ * raised as far as the hard one lets it, else the test is refused here.
+ */
+#define CLIENT_OWN_FDS	64u
+
+int
+client_nofile(struct client *c, char *err, size_t errlen)
+{
+	uint64_t want = (uint64_t)params_conns(c->p) + CLIENT_OWN_FDS;
+	uint64_t have = sock_raise_nofile(want);
+
+	if (have == 0 || have >= want)
+		return CLIENT_OK;
+	snprintf(err, errlen, "%u flows need about %" PRIu64 " descriptors; "
+	    "RLIMIT_NOFILE is %" PRIu64 " (raise it with ulimit -n)",
+	    params_conns(c->p), want, have);
+	return CLIENT_FAILED;
+}
+
+void
+client_flows(struct client *c, int partial)
+{
+	const struct gb_stream *f;
+	struct xfer *rev;
+	unsigned n;
+
+	if (c->cfg->flows_cb == NULL)
+		return;
+	f = xfer_flows(c->x, &n);
+	c->cfg->flows_cb(c->cfg->flows_arg, f, n, 0, c->is_tx, c->p->rr,
+	    partial);
+	if ((rev = xfer_reverse(c->x)) != NULL) {
+		f = xfer_flows(rev, &n);
+		c->cfg->flows_cb(c->cfg->flows_arg, f, n, c->p->streams,
+		    !c->is_tx, c->p->rr, partial);
+	}
 }

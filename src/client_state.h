@@ -67,5 +67,12 @@ void	client_local_interval(struct client *, const struct gb_interval *);
 void	client_peer_interval(struct client *, const struct gb_interval *);
 /* The test is over: print every line left, with what has come. */
 void	client_flush_intervals(struct client *);
+/*
+ * RLIMIT_NOFILE raised for a descriptor a flow; CLIENT_OK, or
+ * CLIENT_FAILED with err when the hard limit does not let it.
+ */
+int	client_nofile(struct client *, char *err, size_t errlen);
+/* Every flow's figures to cfg->flows_cb (--flow-csv), both halves. */
+void	client_flows(struct client *, int partial);
 
 #endif /* GB_CLIENT_STATE_H */

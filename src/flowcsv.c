@@ -63,7 +63,7 @@ flowcsv_fail(char *err, size_t errlen, const char *what, int e)
 
 int
 flowcsv_write(FILE *fp, const char *side, const struct gb_stream *flows,
-    unsigned n, int rr, char *err, size_t errlen)
+    unsigned n, unsigned first, int rr, char *err, size_t errlen)
 {
 	const struct gb_stream *g;
 	struct flowcsv_row f;
@@ -77,14 +77,14 @@ flowcsv_write(FILE *fp, const char *side, const struct gb_stream *flows,
 		return -1;
 	}
 	errno = 0;
-	if (fputs(FLOWCSV_HEADER FLOWCSV_EOL, fp) == EOF)
+	if (first == 0 && fputs(FLOWCSV_HEADER FLOWCSV_EOL, fp) == EOF)
 		return flowcsv_fail(err, errlen, "the header", errno);
 	for (i = 0; i < n; i++) {
 		g = &flows[i];
 		flowcsv_fields(g, rr, &f);
 		errno = 0;
 		if (fprintf(fp, "%s,%u,%" PRIu64 ",%.9g,%.9g,%s,%s,%s,%s,%s,%s"
-		    FLOWCSV_EOL, side, i, g->bytes, g->seconds,
+		    FLOWCSV_EOL, side, first + i, g->bytes, g->seconds,
 		    result_mbps(g->bytes, g->seconds), f.transactions, f.tps,
 		    f.retrans, f.rtt_us, f.cpu, datapath_name(g->path)) < 0) {
 			snprintf(what, sizeof(what), "flow %u", i);

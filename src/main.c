@@ -7,6 +7,7 @@
  * cannot be read or is no result), 2 usage error, 3 refused by the peer
  * (busy, other protocol version, not gigebench).
  */
+#include <errno.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "cli/ttcp_opts.h"
 #include "cli/merge.h"
 #include "data/ttcp_xfer.h"
+#include "out/flowcsv.h"
 #include "out/outq.h"
 #include "out/ttcp_text.h"
 #include "out/tsfile.h"
@@ -145,6 +147,58 @@ exit_status(int client_status)
 	return EXIT_TEST_FAILED;
 }
 
+/* --flow-csv: the file, and the first error writing it. */
+struct flowout {
+	FILE	*fp;
+	char	 err[GB_ERR_LEN];
+};
+
+static void
+flows_out(void *arg, const struct gb_stream *flows, unsigned n,
+    unsigned first, int is_tx, int rr, int partial)
+{
+	struct flowout *fo = arg;
+
+	(void)partial;
+	if (fo->err[0] == '\0')
+		(void)flowcsv_write(fo->fp, is_tx ? "sender" : "receiver",
+		    flows, n, first, rr, fo->err, sizeof(fo->err));
+}
+
+/* --flow-csv's file, opened before the test; 0, or -1 with err. */
+static int
+flows_open(const struct gb_opts *o, struct client_config *cfg,
+    struct flowout *fo, char *err, size_t errlen)
+{
+	if (o->flow_csv_path == NULL)
+		return 0;
+	if ((fo->fp = fopen(o->flow_csv_path, "w")) == NULL) {
+		snprintf(err, errlen, "--flow-csv: cannot write %s: %s",
+		    o->flow_csv_path, strerror(errno));
+		return -1;
+	}
+	cfg->flows_cb = flows_out;
+	cfg->flows_arg = fo;
+	return 0;
+}
+
+/* Closed after the test: -1 with err when a write failed. */
+static int
+flows_close(const struct gb_opts *o, struct flowout *fo, char *err,
+    size_t errlen)
+{
+	if (fo->fp == NULL)
+		return 0;
+	if (fclose(fo->fp) != 0 && fo->err[0] == '\0')
+		snprintf(fo->err, sizeof(fo->err), "flow CSV: %s",
+		    strerror(errno));
+	if (fo->err[0] == '\0')
+		return 0;
+	snprintf(err, errlen, "--flow-csv %.64s: %.160s", o->flow_csv_path,
+	    fo->err);
+	return -1;
+}
+
 static int
 run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
     const struct auth_key *psk)
@@ -157,6 +211,7 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
 		    o->params.interval_ms == 0 && isatty(STDERR_FILENO),
 	};
 	struct client_config cfg;
+	struct flowout fo = { .fp = NULL };
 	struct output out = { .opts = o };
 	struct gb_result *r;
 	char err[GB_ERR_LEN], why[GB_ERR_LEN];
@@ -176,9 +231,20 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
 		return EXIT_TEST_FAILED;
 	}
 	rolecfg_client(&cfg, o, roots, psk, &lines);
+	if (flows_open(o, &cfg, &fo, err, sizeof(err)) == -1) {
+		output_unstamp(&out, &lines);
+		free(r);
+		print_error(o, err, EXIT_TEST_FAILED);
+		return EXIT_TEST_FAILED;
+	}
 	if (o->params.mtu != 0)
 		mtu_recover();
 	rc = client_run(&cfg, r, err, sizeof(err));
+	if (flows_close(o, &fo, why, sizeof(why)) == -1) {
+		fprintf(stderr, "gigebench: %s\n", why);
+		if (rc == CLIENT_OK)
+			rc = CLIENT_FAILED;
+	}
 	/* --mtu: this end's interface goes back, whatever happened. */
 	if (o->params.mtu != 0 && mtu_restore_all(why, sizeof(why)) == -1)
 		fprintf(stderr, "gigebench: %s\n", why);

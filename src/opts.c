@@ -51,6 +51,7 @@ static const struct option opts_long[] = {
 	{ "count",	required_argument,	NULL,	'n' },
 	{ "cport",	required_argument,	NULL,	OPT_CPORT },
 	{ "csv",	required_argument,	NULL,	OPT_CSV },
+	{ "flow-csv",	required_argument,	NULL,	OPT_FLOW_CSV },
 	{ "force-bufs",	no_argument,		NULL,	OPT_FORCE_BUFS },
 	{ "format",	required_argument,	NULL,	'f' },
 	{ "fq-rate",	required_argument,	NULL,	OPT_FQ_RATE },
@@ -293,6 +294,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
 		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
 		OPT_RR_TIMEOUT, OPT_BIDIR, OPT_PROFILE, OPT_THREADS,
+		OPT_FLOW_CSV,
 	};
 	size_t i, len = strlen(st->client_only);
 

@@ -179,6 +179,12 @@ opts_stream_check(const struct gb_opts *o, struct opts_state *st)
 	}
 	if (opts_rr_sweep(o, st) == OPTS_ERROR)
 		return OPTS_ERROR;
+	if (o->flow_csv_path != NULL && (o->sweep.naxes != 0 ||
+	    o->repeat > 1 || o->conf_level != 0)) {
+		snprintf(st->name, sizeof(st->name), "--flow-csv");
+		return opts_error(st, "follows one test: a sweep, --repeat or "
+		    "--confidence runs many");
+	}
 	if (!o->json_stream || (o->sweep.naxes == 0 && o->repeat <= 1 &&
 	    o->conf_level == 0 && o->csv_path == NULL && o->plot_path == NULL))
 		return OPTS_OK;

@@ -244,6 +244,8 @@ opts_name(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		o->psk_file = arg;	/* read, mode checked, by main */
 	else if (ch == OPT_CSV)
 		o->csv_path = arg;
+	else if (ch == OPT_FLOW_CSV)
+		o->flow_csv_path = arg;
 	else
 		o->plot_path = arg;
 	return OPTS_OK;
@@ -325,6 +327,7 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case 'B':
 	case OPT_PSK:
 	case OPT_CSV:
+	case OPT_FLOW_CSV:
 	case OPT_PLOT:
 		return opts_name(o, st, ch, arg);
 	case OPT_LIMIT:

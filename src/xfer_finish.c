@@ -26,11 +26,14 @@ xfer_streams_figures(struct xfer *x, struct gb_side *side,
 {
 	const struct stream_io *io;
 	struct gb_stream *g;
-	unsigned i, fell = 0, unpinned = 0;
+	unsigned i, fell = 0, unpinned = 0, keep = GB_MAX_STREAMS;
 	int plain = x->is_tx ? GB_PATH_SEND : GB_PATH_RECV;
 
+	/* --bidir: both halves' sides go in one message (proto.h). */
+	if (x->p.bidir || x->fwd != NULL)
+		keep = GB_MAX_STREAMS / 2;
 	side->data_path = x->n > 0 ? x->s[0].io.path : plain;
-	side->nstreams = x->n < GB_MAX_STREAMS ? x->n : GB_MAX_STREAMS;
+	side->nstreams = x->n < keep ? x->n : keep;
 	side->rcvlowat = x->n > 0 ? x->s[0].io.rx.lowat : 0;
 	for (i = 0; i < x->n; i++) {
 		io = &x->s[i].io;
@@ -38,11 +41,12 @@ xfer_streams_figures(struct xfer *x, struct gb_side *side,
 		stream_io_figures(io, g, &side->zerocopy);
 		g->bytes -= x->s[i].bytes0;	/* --omit */
 		g->seconds = ts_diff(&x->start, &x->s[i].end);
-		g->has_tcp = !x->p.udp && ti[i].ok;
+		/* A receiver's TCP_INFO is of the unused way back. */
+		g->has_tcp = !x->p.udp && ti[i].ok && (x->is_tx || x->p.rr);
 		g->retrans = g->has_tcp ? ti[i].total_retrans : 0;
 		g->rtt_us = g->has_tcp ? ti[i].rtt_us : 0;
 		g->transactions = atomic_load(&io->rr.trans);
-		if (i < GB_MAX_STREAMS)
+		if (i < keep)
 			side->streams[i] = *g;
 		if (x->p.udp && !x->p.rr)
 			stream_io_udp(io, x->is_tx, &side->udp);

@@ -60,7 +60,7 @@ write_mem(const char *side, const struct gb_stream *g, unsigned n, int rr,
 	FILE *fp;
 
 	assert_non_null(fp = open_memstream(&buf, &len));
-	assert_int_equal(flowcsv_write(fp, side, g, n, rr, err, errlen),
+	assert_int_equal(flowcsv_write(fp, side, g, n, 0, rr, err, errlen),
 	    want_rc);
 	assert_int_equal(fclose(fp), 0);
 	return buf;
@@ -125,7 +125,7 @@ test_write_errors(void **state)
 	fill_flows(g);
 	/* Buffered: the rows fit the buffer, the flush finds the disk full. */
 	assert_non_null(fp = fopen("/dev/full", "w"));
-	assert_int_equal(flowcsv_write(fp, "sender", g, 3, 1, err,
+	assert_int_equal(flowcsv_write(fp, "sender", g, 3, 0, 1, err,
 	    sizeof(err)), -1);
 	assert_string_equal(err, "flow CSV: cannot write the rows out "
 	    "(flush): No space left on device");
@@ -133,7 +133,7 @@ test_write_errors(void **state)
 	/* Unbuffered: the header is the write that fails. */
 	assert_non_null(fp = fopen("/dev/full", "w"));
 	assert_int_equal(setvbuf(fp, NULL, _IONBF, 0), 0);
-	assert_int_equal(flowcsv_write(fp, "sender", g, 3, 1, err,
+	assert_int_equal(flowcsv_write(fp, "sender", g, 3, 0, 1, err,
 	    sizeof(err)), -1);
 	assert_string_equal(err, "flow CSV: cannot write the header: No "
 	    "space left on device");
@@ -141,7 +141,7 @@ test_write_errors(void **state)
 	/* Room for the header and the first row only: flow 1 fails. */
 	assert_non_null(fp = fmemopen(buf, sizeof(buf), "w"));
 	assert_int_equal(setvbuf(fp, NULL, _IONBF, 0), 0);
-	assert_int_equal(flowcsv_write(fp, "sender", g, 3, 1, err,
+	assert_int_equal(flowcsv_write(fp, "sender", g, 3, 0, 1, err,
 	    sizeof(err)), -1);
 	if (strncmp(err, "flow CSV: cannot write flow 1: ", 31) != 0)
 		fail_msg("err: %s", err);

@@ -1066,8 +1066,8 @@ test_side_fits(void **state)
 	/*
 	 * --bidir's done message: the reverse half's side has no host
 	 * figures of its own (the forward one's are shared on the client),
-	 * so no spread, but every stream: GB_MAX_STREAMS / 2 of them each
-	 * way, the most --bidir takes (params_check.c).
+	 * so no spread, but every stream it keeps: GB_MAX_STREAMS / 2 of
+	 * them each way, the most a --bidir half keeps (xfer_finish.c).
 	 */
 	m->side.nstreams = GB_MAX_STREAMS / 2;
 	m->has_side2 = 1;

@@ -145,8 +145,8 @@ static const struct err_case err_cases[] = {
 	{ "rcvbuf=1025M", "--sweep: rcvbuf value out of range (1K-1G): 1025M" },
 	{ "length=0", "--sweep: length value out of range (1-64M): 0" },
 	{ "length=65M", "--sweep: length value out of range (1-64M): 65M" },
-	{ "streams=0", "--sweep: streams value out of range (1-128): 0" },
-	{ "streams=129", "--sweep: streams value out of range (1-128): 129" },
+	{ "streams=0", "--sweep: streams value out of range (1-10000): 0" },
+	{ "streams=10001", "--sweep: streams value out of range (1-10000): 10001" },
 	{ "cc=bb r", "--sweep: cc value is not a congestion control name "
 	    "(letters, digits, _ and -): \"bb r\"" },
 	{ "cc=cubic..bbr", "--sweep: cc value is not a congestion control "

@@ -56,6 +56,7 @@ struct gb_opts {
 	double			conf_width_pct;	/* ... interval width, % */
 	const char		*csv_path;	/* --csv */
 	const char		*plot_path;	/* --plot */
+	const char		*flow_csv_path;	/* --flow-csv */
 	const char		*title;		/* --title, or NULL */
 	int			timestamps;	/* --timestamps */
 	const char		*ts_format;	/* its strftime format */

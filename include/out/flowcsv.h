@@ -24,11 +24,13 @@
 #include "base/result.h"
 
 /*
- * The header row, then a row for each of the n flows, and a flush: 0, or
+ * The header row (when first is 0), then a row for each of the n flows,
+ * numbered from first (--bidir's second half: after the first's), and
+ * a flush: 0, or
  * -1 with what failed in err ("flow CSV: cannot write flow 12: No space
  * left on device"), also for a side that is neither name.
  */
 int	flowcsv_write(FILE *fp, const char *side, const struct gb_stream *flows,
-	    unsigned n, int rr, char *err, size_t errlen);
+	    unsigned n, unsigned first, int rr, char *err, size_t errlen);
 
 #endif /* GB_FLOWCSV_H */

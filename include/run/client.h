@@ -23,6 +23,16 @@ struct client_config {
 	struct role_config	 role;		/* port, bind, keys, output */
 	const char		*host;		/* the listener */
 	const struct gb_params	*params;	/* the test asked for */
+	/*
+	 * After the transfer (partial: stopped by Ctrl-C), each of this
+	 * end's flows' figures, n from flow number first (--bidir's
+	 * second half: from -P), is_tx the way they went; NULL: none.
+	 */
+	void			(*flows_cb)(void *arg,
+				    const struct gb_stream *flows, unsigned n,
+				    unsigned first, int is_tx, int rr,
+				    int partial);
+	void			*flows_arg;
 };
 
 int	client_run(const struct client_config *, struct gb_result *,
