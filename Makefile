@@ -123,6 +123,14 @@ check-ttcp: $(BIN)
 check-ttcp-classic: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) TTCP="$(TTCP)" bash tests/ttcp_classic.sh
 
+# Many flows on few threads (issue 32): 10,000 flows on 2 threads, -r,
+# --rr over 1,000 flows, the thread counts, the refusals (--max-flows,
+# the paths of a thread a flow, descriptor limits on both ends), a
+# stopped client's silence seen by the listener's workers, Ctrl-C
+# (about 15 s).
+check-flows: $(BIN)
+	GIGEBENCH=$(abspath $(BIN)) bash tests/flows.sh
+
 # Sweeps on loopback: the sweep runner, table, CSV, JSON and plot.
 check-sweep: $(BIN)
 	GIGEBENCH=$(abspath $(BIN)) bash tests/sweep_lo.sh
@@ -266,7 +274,7 @@ check-deb:
 CHECKS	= check-layers check-unit check-loopback check-udp check-ttcp check-man \
 	  check-sweep check-auth check-limits check-claims check-listener \
 	  check-results check-rr check-bidir check-completion check-merge \
-	  check-foreign check-profile \
+	  check-foreign check-profile check-flows \
 	  check-netns check-options check-unpriv check-soak
 check: $(CHECKS)
 
@@ -303,7 +311,7 @@ asan:
 #   measurement; --rr's code is check-rr's under ASan.
 # Together about 70 s saved.
 ASAN_CHECKS = check-unit check-loopback check-udp check-ttcp check-man check-sweep check-rr \
-	  check-bidir check-merge check-profile \
+	  check-bidir check-merge check-profile check-flows \
 	  check-options check-capture check-soak-lsan
 
 check-asan:
@@ -324,7 +332,7 @@ check-asan-%:
 # without putting load under a timing check.  The plain checks and the
 # hostile peers run alone (netns_check.sh and sweep_netns.sh hold
 # throughput to 0.5-1 % of a link, hostile.sh holds answers to 1 s), and
-# so do the ASan checks.  Then the fuzz targets, two at a time, each 35 s
+# so do the ASan checks.  Then the fuzz targets, two at a time, each 25 s
 # or 1,000,000 runs (fuzz/fuzz.mk); the option checks, plain and ASan,
 # tests/auth.py (whose only time bound is 6 s per run) and one round of
 # the benchmark (no speed asserted) take the CPU the last target leaves

@@ -113,21 +113,31 @@ send_stalled(int fd, size_t asked, ssize_t sent)
 	return 1;
 }
 
+/*
+ * Whole buffers: a send that took part of one (a non-blocking socket's
+ * room, a signal) is followed by the rest, so that -n counts buffers.
+ */
 static int
 plain_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 {
+	struct stream_tx *tx = &io->tx;
 	ssize_t n;
 
 	while (atomic_load_explicit(stop, memory_order_relaxed) ==
 	    STREAM_RUNNING) {
-		if (nbuf != 0 && io->calls >= nbuf)
+		if (nbuf != 0 && tx->bufs >= nbuf)
 			break;
-		n = send(io->fd, io->buf, io->len, MSG_NOSIGNAL);
+		n = send(io->fd, io->buf + tx->off, io->len - tx->off,
+		    MSG_NOSIGNAL);
 		if (n > 0) {
 			if (stream_io_count(io, n) == -1 || (!io->nonblock &&
-			    send_stalled(io->fd, io->len, n))) {
+			    send_stalled(io->fd, io->len - tx->off, n))) {
 				io->what = "send";
 				return -1;
+			}
+			if ((tx->off += (size_t)n) == io->len) {
+				tx->off = 0;
+				tx->bufs++;
 			}
 			if (stream_io_spent(io))
 				return STREAM_YIELD;

@@ -381,7 +381,7 @@ check "-Z -v: the text says which path, and that loopback copied" grep -Eq \
     '^gigebench-t: data path zerocopy: [0-9]+ zerocopy sends, [0-9]+ completions, [0-9]+ copied \(kernel copied\)$' \
     "$TMP/zv.out"
 check "-Z -v: a line per stream with its path" [ "$(grep -Ec \
-    '^gigebench-t: stream [01]: [0-9]+ bytes in [0-9.]+ s = [0-9.]+ Mbps, cpu [0-9]+( \(pinned [0-9]+\))?, zerocopy$' \
+    '^gigebench-t: stream [01]: [0-9]+ bytes in [0-9.]+ s = [0-9.]+ Mbps, cpu [0-9]+( \(pinned [0-9]+\))?, zerocopy, [0-9]+ retransmits?$' \
     "$TMP/zv.out")" -eq 2 ]
 wait_for "$SRV" 5 || true
 
@@ -515,7 +515,7 @@ check "-Z with --sendfile is a usage error" usage_case "--sendfile" \
 check "no role is a usage error" usage_case "." -T 1
 usage_json() {
 	local rc=0
-	"$GB" -J -t 127.0.0.1 -P 999 >"$TMP/uj.json" 2>/dev/null || rc=$?
+	"$GB" -J -t 127.0.0.1 -P 99999 >"$TMP/uj.json" 2>/dev/null || rc=$?
 	[ "$rc" -eq 2 ] && json_check "$TMP/uj.json" \
 	    '"error" in d and d["exit_code"] == 2'
 }

@@ -82,6 +82,9 @@ struct stream_tx {
 	unsigned char	 zc_busy[GB_ZC_RING_MAX];
 	uint64_t	 zc_sends, zc_completions, zc_copied;
 	int		 memfd;		/* --sendfile */
+	/* send: the buffers sent whole (-n counts them), bytes of the next. */
+	uint64_t	 bufs;
+	size_t		 off;
 };
 
 /* receiver.c's part: SO_RCVLOWAT's timeout slices, --splice's pipe. */

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Many flows on few threads (issue 32) on loopback.  Run from the top of
+# the tree as
+#	GIGEBENCH=build/gigebench bash tests/flows.sh
+# (make check-flows; about 40 s).  It checks:
+#  1. -P 10000 --threads 2: the test runs, both ends say 10,000 flows on
+#     2 threads, the sender's bytes are the receiver's, --flow-csv has a
+#     row for each flow whose bytes add up to the sender's, the side
+#     keeps 128 flows one by one, Jain's index is within (0, 1];
+#  2. -r -P 200 --threads 2: the same the other way, the listener's
+#     workers sending;
+#  3. --rr -P 1000 --threads 2: the asker's transactions are the
+#     answerer's, the latency histogram holds each, every flow did some
+#     (its min transactions/s above 0);
+#  4. -P 2 without --threads: one thread a flow up to the CPUs;
+#     -P 7 --threads 3: 3 threads;
+#  5. refusals: past the listener's --max-flows (exit 3, naming it); -Z
+#     past 128 flows and --splice on fewer threads than flows (exit 2,
+#     naming the option); a listener whose descriptor limit cannot hold
+#     the flows (exit 3, "descriptors"); a client whose cannot (exit 1,
+#     RLIMIT_NOFILE);
+#  6. a client stopped (SIGSTOP) mid-test: the listener's many-flow
+#     workers see the silence and end the test within its
+#     --silent-timeout, the listener serves the next test;
+#  7. Ctrl-C of a -P 1000 client: exit 1 within 3 s, with its report.
+# Prints "ok"/"FAIL" per check and "N passed, M failed".
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+GB=${GIGEBENCH:-$(dirname "$HERE")/build/gigebench}
+# shellcheck source=tests/lib/tally.sh
+. "$HERE/lib/tally.sh"
+# shellcheck source=tests/lib/listener.sh
+. "$HERE/lib/listener.sh"
+
+TMP=$(mktemp -d)
+PIDS=""
+cleanup() {
+	local p
+	for p in $PIDS; do
+		kill -CONT "$p" 2>/dev/null || true
+		kill "$p" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+
+# json FILE EXPR: prints EXPR of the JSON document d (python).
+json() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["result"]
+print(eval("(" + sys.argv[2] + ")"))' "$1" "$2"
+}
+
+listener_start "$GB" "$TMP/l.out" "$TMP/l.err" --max-flows 10000 \
+    --allow-reverse -v || { fail "the listener starts"; finish; exit 1; }
+L=$LISTENER_PORT
+PIDS="$LISTENER_PID"
+
+# 1. 10,000 flows on 2 threads.
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -P 10000 --threads 2 -T 1 -l 16K -J \
+    --flow-csv "$TMP/f.csv" >"$TMP/a.json" 2>"$TMP/a.err" || rc=$?
+if [ "$rc" -ne 0 ]; then
+	fail "-P 10000 --threads 2 runs (exit $rc: $(head -c 300 "$TMP/a.err"))"
+else
+	pass "-P 10000 --threads 2 runs"
+	check "both ends: 10000 flows on 2 threads" test "$(json "$TMP/a.json" \
+	    '[r[s]["flows"]["n"] for s in ("sender", "receiver")] +
+	    [r[s]["flows"]["threads"] for s in ("sender", "receiver")]')" = \
+	    "[10000, 10000, 2, 2]"
+	check "the receiver got every byte sent" test "$(json "$TMP/a.json" \
+	    'r["sender"]["bytes"] == r["receiver"]["bytes"] > 0')" = True
+	check "the side keeps 128 flows one by one" test "$(json \
+	    "$TMP/a.json" 'len(r["sender"]["streams"])')" = 128
+	check "Jain's index in (0, 1]" test "$(json "$TMP/a.json" \
+	    '0 < r["receiver"]["flows"]["jain"] <= 1')" = True
+	sent=$(json "$TMP/a.json" 'r["sender"]["bytes"]')
+	check "--flow-csv: 10000 rows, their bytes the sender's" test \
+	    "$(awk -F, 'NR > 1 { n++; b += $3 } END { printf "%d %.0f", n, b }' \
+	    "$TMP/f.csv")" = "10000 $sent"
+fi
+
+# 2. The other way: the listener's workers send.
+rc=0
+"$GB" -r 127.0.0.1 -p "$L" -P 200 --threads 2 -T 1 -l 16K -J \
+    >"$TMP/b.json" 2>"$TMP/b.err" || rc=$?
+check "-r -P 200 --threads 2: the receiver got every byte (exit $rc)" \
+    test "$rc:$(json "$TMP/b.json" '(r["sender"]["bytes"] ==
+    r["receiver"]["bytes"] > 0, r["sender"]["flows"]["threads"])' \
+    2>/dev/null)" = "0:(True, 2)"
+
+# 3. Request/response, 1000 flows on 2 threads (neper's tcp_rr -F -T).
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" --rr -P 1000 --threads 2 -T 1 -J \
+    >"$TMP/c.json" 2>"$TMP/c.err" || rc=$?
+if [ "$rc" -ne 0 ]; then
+	fail "--rr -P 1000 --threads 2 runs (exit $rc: $(head -c 300 "$TMP/c.err"))"
+else
+	check "--rr -P 1000: asked = answered = the histogram's count" test \
+	    "$(json "$TMP/c.json" 'r["sender"]["rr"]["transactions"] ==
+	    r["receiver"]["rr"]["transactions"] ==
+	    r["rr"]["latency"]["count"] > 1000')" = True
+	check "--rr -P 1000: every flow did transactions" test "$(json \
+	    "$TMP/c.json" 'r["sender"]["flows"]["tps"]["min"] > 0')" = True
+fi
+
+# 4. The default number of threads, and a given one.
+ncpus=$(getconf _NPROCESSORS_ONLN)
+want=$((ncpus < 2 ? ncpus : 2))
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -P 2 -T 0.3 -J >"$TMP/d.json" 2>&1 || rc=$?
+check "-P 2: $want threads on $ncpus CPUs (exit $rc)" test "$(json \
+    "$TMP/d.json" 'r["sender"]["flows"]["threads"]' 2>/dev/null)" = "$want"
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -P 7 --threads 3 -T 0.3 -J >"$TMP/e.json" \
+    2>&1 || rc=$?
+check "-P 7 --threads 3: 3 threads (exit $rc)" test "$(json "$TMP/e.json" \
+    '[r[s]["flows"]["threads"] for s in ("sender", "receiver")]' \
+    2>/dev/null)" = "[3, 3]"
+
+# 5. Refusals.
+# refused WHAT WANT_RC NEEDLE CMD...: CMD exits WANT_RC, NEEDLE on stderr.
+refused() {
+	local what=$1 want=$2 needle=$3 rc=0
+	shift 3
+	timeout 20 "$@" >"$TMP/r.out" 2>"$TMP/r.err" || rc=$?
+	if [ "$rc" -eq "$want" ] && grep -qF -- "$needle" "$TMP/r.err"; then
+		pass "$what: exit $rc, says $needle"
+	else
+		fail "$what: exit $rc (want $want), stderr: $(head -c 300 "$TMP/r.err")"
+	fi
+}
+listener_start "$GB" "$TMP/s.out" "$TMP/s.err" --max-flows 100 ||
+    fail "the small listener starts"
+S=$LISTENER_PORT
+PIDS="$PIDS $LISTENER_PID"
+refused "-P 101 against --max-flows 100" 3 "--max-flows" \
+    "$GB" -t 127.0.0.1 -p "$S" -P 101 -T 0.2
+refused "-Z -P 129" 2 "-Z" "$GB" -t 127.0.0.1 -p "$S" -Z -P 129
+refused "--splice -P 4 --threads 2" 2 "--threads" \
+    "$GB" -t 127.0.0.1 -p "$S" --splice -P 4 --threads 2
+# A listener held to 200 descriptors (hard limit too) and a client's 500.
+port=$(listener_free_port)
+(ulimit -n 200 && exec "$GB" -r -p "$port" --max-flows 1000 \
+    >"$TMP/n.out" 2>"$TMP/n.err") &
+PIDS="$PIDS $!"
+for _ in $(seq 1 100); do
+	ss -Htln "sport = :$port" | grep -q . && break
+	sleep 0.05
+done
+refused "a listener of ulimit -n 200, -P 500" 3 "descriptors" \
+    "$GB" -t 127.0.0.1 -p "$port" -P 500 -T 0.2
+refused "a client of ulimit -n 200, -P 500" 1 "RLIMIT_NOFILE" \
+    bash -c 'ulimit -n 200 && exec "$@"' sh "$GB" -t 127.0.0.1 -p "$L" \
+    -P 500 -T 0.2
+
+# 6. A client that stops: the listener's workers see the silence.
+listener_start "$GB" "$TMP/q.out" "$TMP/q.err" --silent-timeout 2 -v ||
+    fail "the silent-timeout listener starts"
+Q=$LISTENER_PORT
+PIDS="$PIDS $LISTENER_PID"
+"$GB" -t 127.0.0.1 -p "$Q" -P 8 --threads 2 -T 30 >"$TMP/g.out" \
+    2>"$TMP/g.err" &
+C=$!
+PIDS="$PIDS $C"
+sleep 1
+kill -STOP "$C"
+silent=0
+for _ in $(seq 1 60); do
+	if grep -q "peer silent" "$TMP/q.err"; then silent=1; break; fi
+	sleep 0.1
+done
+kill -CONT "$C" 2>/dev/null || true
+kill "$C" 2>/dev/null || true
+wait "$C" 2>/dev/null || true
+check "a stopped client: the listener says \"peer silent\" within 6 s" \
+    test "$silent" = 1
+rc=0
+"$GB" -t 127.0.0.1 -p "$Q" -P 4 --threads 2 -T 0.3 >/dev/null 2>&1 || rc=$?
+check "... and serves the next test (exit $rc)" test "$rc" = 0
+
+# 7. Ctrl-C of many flows.
+"$GB" -t 127.0.0.1 -p "$L" -P 1000 --threads 2 -T 30 >"$TMP/h.out" \
+    2>"$TMP/h.err" &
+C=$!
+PIDS="$PIDS $C"
+sleep 1.5
+kill -INT "$C"
+start=$(date +%s%N)
+rc=0
+wait "$C" || rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+check "Ctrl-C of -P 1000: exit 1 in ${ms} ms, with its report" \
+    test "$rc:$([ "$ms" -lt 3000 ] && echo fast)" = "1:fast" -a \
+    -s "$TMP/h.out"
+finish
