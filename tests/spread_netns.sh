@@ -18,6 +18,10 @@
 #  4. no spread finding (irq_pile, cpu_softirq_bound, few_vectors) on a
 #     veth, where nothing is wrong;
 #  5. the listener's -v report has its "spread" line with the queues;
+#  6. 1,000 flows on 2 threads on the same bed: 1,000 connections of
+#     distinct local ports while it runs, both ends' flow summaries
+#     (1,000 on 2 threads, every flow moved data), the receiver's NET_RX
+#     on every CPU the two threads could use;
 # and that its namespaces are gone at the end.  Prints "ok"/"FAIL" per
 # check and "N passed, M failed"; without root "# SKIP <reason>" (a
 # failure under CI: tests/lib/skip.sh).
@@ -142,6 +146,48 @@ PYEOF
 judge "$TMP/judge.py" "the spread on a 4-queue veth" "$TMP/c.json" \
     "$TMP/before" "$TMP/after" "$TOL_SOFTIRQ_PCT" "$TOL_SOFTIRQ_ABS" \
     "$TMP/l.out"
+
+# 6. Many flows on the same bed: 1,000 flows on 2 threads, each its own
+# connection (5-tuple) while the test runs, both ends' summaries, the
+# receiver's NET_RX over every CPU the two threads could use.
+ip netns exec "$NS_B" "$GB" -r -1 -p "$port" --max-flows 1000 \
+    >"$TMP/m.out" 2>"$TMP/m.err" &
+LISTENER=$!
+for _ in $(seq 1 100); do
+	[ -z "$(netns_exec b ss -Htln "sport = :$port")" ] || break
+	sleep 0.05
+done
+rc=0
+netns_exec a "$GB" -t "$ADDR_B" -p "$port" -P 1000 --threads 2 -T 2 -l 16K \
+    -J >"$TMP/m.json" 2>"$TMP/m.cerr" &
+CLIENT=$!
+sleep 1.2
+conns=$(netns_exec a ss -Htn state established "dport = :$port" |
+    awk '{ print $3 }' | sort -u | wc -l)
+wait "$CLIENT" || rc=$?
+wait "$LISTENER" || true
+LISTENER=""
+check "6. -P 1000 --threads 2 on the veth exits 0 (exit $rc)" test "$rc" = 0
+check "6. 1000 data connections of distinct local ports (and the control one) while it ran: $conns" \
+    test "$conns" -ge 1000
+cat >"$TMP/flows.py" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[2]))["result"]
+def check(ok, text):
+    print(("ok - " if ok else "FAIL - ") + text)
+for end in ("sender", "receiver"):
+    f = r[end]["flows"]
+    check(f is not None and f["n"] == 1000 and f["threads"] == 2 and
+          0 < f["jain"] <= 1 and f["mbps"]["min"] > 0,
+          "6. %s: 1000 flows on 2 threads, each moved data: %s" % (end, f))
+sp = r["receiver"]["spread"]
+busy = [c["cpu"] for c in sp["per_cpu"] if c["net_rx"] > 0]
+want = min(2, sp["ncpus"])
+check(len(busy) >= want and sp["rx_queues"] == 4,
+      "6. the receiver's NET_RX on %d CPUs (%s), at least %d; 4 rx queues" %
+      (len(busy), busy, want))
+PYEOF
+judge "$TMP/flows.py" "many flows on the veth" "$TMP/m.json"
 cleanup
 trap - EXIT
 check "the namespaces are gone" test ! -e "/run/netns/$NS_A" -a \
