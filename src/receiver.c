@@ -73,9 +73,12 @@ buf_open(struct stream_io *io, char *err, size_t errlen)
 {
 	struct stream_rx *rx = &io->rx;
 
-	/* Non-blocking: the worker's loop, not a timeout, sees silence. */
-	if (!io->nonblock &&
-	    (rx->lowat = sock_set_rcvlowat(io->fd, (uint32_t)io->len)) != 0) {
+	/*
+	 * Non-blocking, SO_RCVLOWAT holds epoll's readiness back instead
+	 * (tcp_poll), and the worker's loop, not a timeout, sees silence.
+	 */
+	if ((rx->lowat = sock_set_rcvlowat(io->fd, (uint32_t)io->len)) != 0 &&
+	    !io->nonblock) {
 		rx->slice_ms = io->silent_ms > 1 ? io->silent_ms / 2 : 1;
 		if (sock_set_rcvtimeo(io->fd, rx->slice_ms) == -1) {
 			snprintf(err, errlen, "SO_RCVTIMEO: %s",
@@ -146,6 +149,8 @@ recv_loop(struct stream_io *io, int flags)
 				break;
 			if (stream_io_spent(io))
 				return STREAM_YIELD;
+			if (io->nonblock)
+				continue;
 			if ((size_t)n < rx->lowat) {
 				if (short_read(io, 1) == -1)
 					break;
