@@ -1,9 +1,12 @@
 /*
- * xfer.c: the stream engine.  Each stream has its own thread moving
- * params->buflen bytes per call over a raw blocking socket, by the path
- * the parameters ask for: sender.c's (send, MSG_ZEROCOPY, sendfile) or
- * receiver.c's (recv, MSG_TRUNC, splice), which own the loops.  It owns
- * the threads, the timers (duration, -i intervals, deadline), the
+ * xfer.c: the stream engine.  A test's flows are shared out over worker
+ * threads (datapath_threads: --threads, else one a flow up to the CPUs;
+ * xfer_worker.c runs them), each moving params->buflen bytes per call
+ * by the path the parameters ask for: sender.c's (send, MSG_ZEROCOPY,
+ * sendfile) or receiver.c's (recv, MSG_TRUNC, splice), which own the
+ * loops; a worker of one flow on a blocking socket, of many on
+ * non-blocking ones in an epoll, with one buffer for all.  It owns the
+ * flows' set-up, the timers (duration, -i intervals, deadline), the
  * interval samples, the stop flag and the streams' errors; the
  * measurement around the transfer (host and interface samples, context,
  * capture, read-backs, knob warnings) is xfer_measure.c's, the side's
@@ -12,8 +15,8 @@
  *
  * The loops read no clock and allocate nothing: time is the event loop's
  * business (a duration timer sets the stop flag), and byte counts are
- * relaxed atomics that the interval timer samples.  With -A, each thread
- * pins itself to the next CPU of the list before its first byte
+ * relaxed atomics that the interval timer samples.  With -A, each worker
+ * thread pins itself to the next CPU of the list before its first byte
  * (stream_io_pin), and reads back where it ran.
  *
  * End of a stream: the sender shuts down its write side after the last

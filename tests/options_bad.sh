@@ -258,6 +258,7 @@ w window size_buf
 - batch uint_batch
 - confidence confidence
 - csv name_only
+- flow-csv name_only
 - fq-rate rate_fq
 - handshake-timeout seconds_hs listener
 - link-rate rate_link

@@ -17,15 +17,16 @@
 _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R -r
 -S -s -T -t -u -V -v -w -Z --affinity --allow-mtu --allow-profile
 --allow-reverse --batch --bidir --bind --bind-dev --buffer --capture
---confidence --congestion --count --cport --crr --csv --force-bufs --format
+--confidence --congestion --count --cport --crr --csv --flow-csv --force-bufs
+--format
 --fq-rate --gro --gso --handshake-timeout --help --interface --interval --ipv4
 --ipv6 --json --json-stream --length --link-rate --max-bytes --max-duration
---max-length --max-pending --max-pending-source --max-rate --max-sockbuf
---max-streams --mss --mtu --no-progress --nodelay --omit --once --parallel
+--max-flows --max-length --max-pending --max-pending-source --max-rate
+--max-sockbuf --max-streams --mss --mtu --no-progress --nodelay --omit --once --parallel
 --plot --port --profile --psk --quiet --rate --rcvbuf --receive --repeat
 --request-size --response-size --restore --rr --rr-burst --rr-timeout
 --sendfile --server --silent-timeout --sink --skip-rx-copy --sndbuf --splice
---sweep --time --timestamps --title --tos --transmit --ttcp --udp --verbose
+--sweep --threads --time --timestamps --title --tos --transmit --ttcp --udp --verbose
 --version --window --zerocopy"
 
 # -f: bits (k m g) or bytes (K M G) a second, in both modes.
@@ -136,7 +137,7 @@ _gigebench()
 		COMPREPLY=($(compgen -S = -W "$_gigebench_sweep" -- "$cur"))
 		compopt -o nospace
 		return ;;
-	--csv | --plot | --psk)
+	--csv | --flow-csv | --plot | --psk)
 		_filedir
 		return ;;
 	--timestamps)
@@ -150,9 +151,9 @@ _gigebench()
 	--confidence | --cport | --fq-rate | --handshake-timeout | \
 	--link-rate | --max-bytes | --max-duration | --max-length | \
 	--max-pending | --max-pending-source | --max-rate | --max-sockbuf | \
-	--max-streams | --mtu | --omit | --rcvbuf | --repeat | \
+	--max-flows | --max-streams | --mtu | --omit | --rcvbuf | --repeat | \
 	--request-size | --response-size | --rr-burst | --rr-timeout | \
-	--silent-timeout | --sndbuf | --title | --tos)
+	--silent-timeout | --sndbuf | --threads | --title | --tos)
 		return ;;
 	esac
 	if ((cword == 1)) && [[ $cur != -* ]] && ! $split; then

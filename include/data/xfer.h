@@ -1,6 +1,7 @@
 /*
- * xfer.h: one test's data transfer on either end: a thread per stream
- * moving payload over raw blocking sockets, and the libevent timers that
+ * xfer.h: one test's data transfer on either end: worker threads moving
+ * payload over raw sockets, a flow or many each (blocking, or
+ * non-blocking in an epoll), and the libevent timers that
  * end it (duration), report on it (-i) and bound it (deadline).  It takes
  * the host snapshots right before the first byte and right after the last,
  * and fills one struct gb_side.
