@@ -256,9 +256,10 @@ bounds_apply(const struct gb_bounds *l, struct gb_params *p)
 		p->rate_bps = l->max_rate * 8 / p->streams;
 		return;
 	}
-	/* max_rate >= 1 Mbit/s and streams <= 128: a share is >= 1 kbit/s. */
+	/* A share of 10,000 flows may be under the least pacing rate. */
 	if (!p->udp && p->fq_rate == 0)
-		p->fq_rate = l->max_rate / p->streams;
+		p->fq_rate = l->max_rate / p->streams < GB_MIN_FQ_RATE ?
+		    GB_MIN_FQ_RATE : l->max_rate / p->streams;
 }
 
 uint64_t

@@ -576,8 +576,13 @@ pending_fds_wanted(const struct gb_bounds *b)
 uint64_t
 pending_test_fds(const struct gb_params *p)
 {
-	return PD_FD_OWN + (uint64_t)params_conns(p) *
-	    (datapath_thread_option(p) != NULL ? PD_FD_STREAM : 1);
+	uint64_t conns = params_conns(p);
+
+	/* The many-flow paths: a socket a flow and an epoll a thread. */
+	if (datapath_thread_option(p) == NULL)
+		return PD_FD_OWN + conns + (p->threads != 0 ? p->threads :
+		    GB_AUTO_MAX_THREADS) * (p->bidir ? 2 : 1);
+	return PD_FD_OWN + conns * PD_FD_STREAM;
 }
 
 const char *

@@ -19,6 +19,8 @@
  */
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -194,13 +196,37 @@ wl_round(struct wloop *l)
 	}
 }
 
-/* Flows that moved nothing for the silent-peer timeout fail. */
+/*
+ * How long ago the peer was last heard on a flow that moved nothing, by
+ * TCP_INFO: a sender's last ACK, a receiver's last data (which
+ * SO_RCVLOWAT may hold below a whole read, as a slow link does with
+ * many flows); -1 when unknown.
+ */
+static int64_t
+flow_heard_ms(const struct stream *s)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (s->x->p.udp || getsockopt(s->fd, IPPROTO_TCP, TCP_INFO, &ti,
+	    &len) == -1)
+		return -1;
+	return s->x->is_tx && !s->x->p.rr ? ti.tcpi_last_ack_recv :
+	    ti.tcpi_last_data_recv;
+}
+
+/*
+ * Flows that moved nothing, and whose peer said nothing, for the
+ * silent-peer timeout fail.
+ */
 static void
 wl_silent(struct wloop *l, int64_t now)
 {
 	uint32_t silent = l->w->x->silent_ms;
 	struct stream_io *io;
 	uint64_t seen;
+	int64_t heard;
 	unsigned j;
 
 	if (now < l->silent_at)
@@ -215,8 +241,13 @@ wl_silent(struct wloop *l, int64_t now)
 		if (seen != l->f[j].seen) {
 			l->f[j].seen = seen;
 			l->f[j].since_ms = now;
-		} else if (now - l->f[j].since_ms >= (int64_t)silent)
-			wl_end(l, j, -1, EAGAIN);
+		} else if (now - l->f[j].since_ms >= (int64_t)silent) {
+			heard = flow_heard_ms(l->f[j].s);
+			if (heard >= 0 && heard < (int64_t)silent)
+				l->f[j].since_ms = now - heard;
+			else
+				wl_end(l, j, -1, EAGAIN);
+		}
 	}
 }
 
