@@ -576,9 +576,8 @@ pending_fds_wanted(const struct gb_bounds *b)
 uint64_t
 pending_test_fds(const struct gb_params *p)
 {
-	uint64_t conns = params_conns(p);
+	uint64_t conns = params_conns(p);	/* many-flow: + an epoll a thread */
 
-	/* The many-flow paths: a socket a flow and an epoll a thread. */
 	if (datapath_thread_option(p) == NULL)
 		return PD_FD_OWN + conns + (p->threads != 0 ? p->threads :
 		    GB_AUTO_MAX_THREADS) * (p->bidir ? 2 : 1);
