@@ -579,8 +579,7 @@ pending_test_fds(const struct gb_params *p)
 	uint64_t conns = params_conns(p);	/* many-flow: + an epoll a thread */
 
 	if (datapath_thread_option(p) == NULL)
-		return PD_FD_OWN + conns + (p->threads != 0 ? p->threads :
-		    GB_AUTO_MAX_THREADS) * (p->bidir ? 2 : 1);
+		return PD_FD_OWN + conns + conns / 2;	/* >= 2 flows an epoll */
 	return PD_FD_OWN + conns * PD_FD_STREAM;
 }
 
