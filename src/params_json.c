@@ -142,9 +142,7 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	    get_fields(o, PF_REQ_SIZE, PF_RR_TIMEOUT_MS, p, err, errlen) == -1 ||
 	    member_bool(o, "bidir", &p->bidir, err, errlen) == -1 ||
 	    member_bool(o, "profile", &p->profile, err, errlen) == -1 ||
-	    /* Since issue 32; a hello without it leaves the default. */
-	    (json_object_get(o, "threads") != NULL &&
-	    get_fields(o, PF_THREADS, PF_THREADS, p, err, errlen) == -1))
+	    get_fields(o, PF_THREADS, PF_THREADS, p, err, errlen) == -1)
 		return -1;
 	return params_check(p, err, errlen);
 }
