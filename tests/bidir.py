@@ -24,7 +24,7 @@
               the sealed done and result messages carry both directions.
   refusals    a listener without --allow-reverse: exit 3, says why; one
               whose --max-streams is under 2 x -P: exit 3 naming --bidir;
-              --rr, --capture and -P 65 with --bidir: exit 2.
+              --rr, --capture and -P 5001 with --bidir: exit 2.
   intervals   -i: each direction's slices apart, this end's adding up to
               its bytes, each with the listener's slice of the same
               direction as "peer" (its bytes adding up to the listener's),
@@ -294,7 +294,7 @@ def case_refusals(tmp):
     port = gbpeer.free_port()
     for args, what in ((["--rr"], "--rr"),
                        (["--capture"], "--capture"),
-                       (["-P", "65"], "at most 64")):
+                       (["-P", "5001"], "at most 5000")):
         u = gbpeer.client(port, "--bidir", *args)
         check("refusals: --bidir %s: exit 2, says why" % " ".join(args),
               u.rc == 2 and what in u.err, u.why())
