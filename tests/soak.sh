@@ -162,8 +162,10 @@ done
 
 port=""
 for _ in $(seq 1 50); do
-	p=$((20000 + RANDOM % 20000))
-	if ! ss -Htln "sport = :$p" | grep -q .; then port=$p; break; fi
+	# Below the ephemeral range (32768-60999), and held by no socket
+	# at all: a client's connection bound to the port blocks it too.
+	p=$((20000 + RANDOM % 10000))
+	if ! ss -Htan "sport = :$p" | grep -q .; then port=$p; break; fi
 done
 [ -n "$port" ] || { fail "a free port"; finish; }
 

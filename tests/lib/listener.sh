@@ -26,7 +26,7 @@ listener_free_port() {
 	local p
 	for _ in $(seq 1 50); do
 		p=$((20000 + RANDOM % 10000))
-		if ! ss -Htln "sport = :$p" | grep -q .; then
+		if ! ss -Htan "sport = :$p" | grep -q .; then
 			echo "$p"
 			return 0
 		fi
