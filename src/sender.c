@@ -52,6 +52,7 @@
 #include "base/params.h"
 #include "data/sender.h"
 #include "data/stream.h"
+#include "host/tcpinfo.h"
 #include "stream_rr.h"
 #include "sender_dgram.h"
 
@@ -68,6 +69,29 @@ struct sender_path {
 	int	(*finish)(struct stream_io *);
 };
 
+/*
+ * A blocking send() that SO_SNDTIMEO ended (short, or with nothing) on a
+ * socket still full, or a wait for the receiver's FIN that SO_RCVTIMEO
+ * ended: the peer is silent unless TCP says it acknowledged more since
+ * the last such wait and its window is open (a frozen peer's kernel
+ * takes data until its buffer fills, then shuts the window).  Many flows on a slow link each take a
+ * thin share, so one flow's buffer may take longer than the timeout to
+ * drain while its peer reads all along.
+ */
+static int
+send_silent(struct stream_io *io)
+{
+	struct tcpinfo_motion m;
+
+	if (tcpinfo_motion(io->fd, &m) == 0 && !m.window_shut &&
+	    m.acked > io->tx.acked) {
+		io->tx.acked = m.acked;
+		return 0;
+	}
+	errno = EAGAIN;
+	return 1;
+}
+
 /* Wait for the receiver's FIN: the last byte has arrived. */
 static int
 fin_wait(struct stream_io *io)
@@ -81,6 +105,8 @@ fin_wait(struct stream_io *io)
 	while ((n = recv(io->fd, &c, 1, 0)) != 0) {
 		if (n == -1 && io->nonblock && errno == EAGAIN)
 			return STREAM_WANT_READ;
+		if (n == -1 && errno == EAGAIN && !send_silent(io))
+			continue;	/* what is queued still drains */
 		if (n == -1 && errno != EINTR) {
 			io->what = "waiting for the receiver to finish";
 			return -1;
@@ -131,7 +157,8 @@ plain_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 		    MSG_NOSIGNAL);
 		if (n > 0) {
 			if (stream_io_count(io, n) == -1 || (!io->nonblock &&
-			    send_stalled(io->fd, io->len - tx->off, n))) {
+			    send_stalled(io->fd, io->len - tx->off, n) &&
+			    send_silent(io))) {
 				io->what = "send";
 				return -1;
 			}
@@ -143,6 +170,8 @@ plain_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 				return STREAM_YIELD;
 		} else if (n == -1 && io->nonblock && errno == EAGAIN) {
 			return STREAM_WANT_WRITE;
+		} else if (n == -1 && errno == EAGAIN && !send_silent(io)) {
+			continue;
 		} else if (n == -1 && errno != EINTR) {
 			io->what = "send";
 			return -1;

@@ -52,6 +52,32 @@ tcpinfo_read(int fd, struct tcpinfo_sample *s)
 	return 0;
 }
 
+/*
+ * What TCP has moved on a connection, by TCP_INFO: the bytes the peer
+ * acknowledged and the bytes that came from it, and whether the peer's
+ * window is shut (0 on a kernel too old to say).  A flow whose calls
+ * stand still (a full send buffer on a slow link, SO_RCVLOWAT holding a
+ * read back) is still alive while these move; a peer that stopped
+ * reading moves them no more, whatever its kernel answers to window
+ * probes, and soon shuts its window.
+ */
+int
+tcpinfo_motion(int fd, struct tcpinfo_motion *m)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(m, 0, sizeof(*m));
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1 ||
+	    !HAS_FIELD(len, tcpi_bytes_received))
+		return -1;
+	m->acked = ti.tcpi_bytes_acked;
+	m->received = ti.tcpi_bytes_received;
+	m->window_shut = HAS_FIELD(len, tcpi_snd_wnd) && ti.tcpi_snd_wnd == 0;
+	return 0;
+}
+
 void
 tcpinfo_sum(const struct tcpinfo_sample *s, unsigned n, struct gb_tcp *t)
 {

@@ -19,8 +19,6 @@
  */
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +38,7 @@
 #include "data/receiver.h"
 #include "data/sender.h"
 #include "data/stream.h"
+#include "host/tcpinfo.h"
 #include "stream_rr.h"
 #include "xfer_state.h"
 
@@ -141,7 +140,8 @@ struct wflow {
 	int		 done;
 	int		 queued;
 	uint64_t	 seen;		/* calls and phase at the last look */
-	int64_t		 since_ms;	/* when they last changed */
+	int64_t		 moved;		/* flow_moved() at the last look */
+	int64_t		 since_ms;	/* when either last changed */
 };
 
 struct wloop {
@@ -197,56 +197,53 @@ wl_round(struct wloop *l)
 }
 
 /*
- * How long ago the peer was last heard on a flow that moved nothing, by
- * TCP_INFO: a sender's last ACK, a receiver's last data (which
- * SO_RCVLOWAT may hold below a whole read, as a slow link does with
- * many flows); -1 when unknown.
+ * What TCP moved on a flow (tcpinfo_motion): the bytes its peer
+ * acknowledged for a sender, the bytes that came for a receiver or
+ * either side of --rr; -1 for UDP.
  */
 static int64_t
-flow_heard_ms(const struct stream *s)
+flow_moved(const struct stream *s)
 {
-	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
+	struct tcpinfo_motion m;
 
-	memset(&ti, 0, sizeof(ti));
-	if (s->x->p.udp || getsockopt(s->fd, IPPROTO_TCP, TCP_INFO, &ti,
-	    &len) == -1)
+	if (s->x->p.udp || tcpinfo_motion(s->fd, &m) == -1)
 		return -1;
-	return s->x->is_tx && !s->x->p.rr ? ti.tcpi_last_ack_recv :
-	    ti.tcpi_last_data_recv;
+	return (int64_t)(s->x->is_tx && !s->x->p.rr ? m.acked : m.received);
 }
 
 /*
- * Flows that moved nothing, and whose peer said nothing, for the
- * silent-peer timeout fail.
+ * Flows that moved nothing for the silent-peer timeout fail: no call
+ * of theirs returned anything and TCP moved nothing either (a sender's
+ * buffer that drains slower than the timeout on a slow link, a read
+ * that SO_RCVLOWAT holds back, are alive; a peer whose kernel answers
+ * window probes while nothing is read is not).  TCP is asked once a
+ * tick, and only about flows whose calls stood still for the tick.
  */
 static void
 wl_silent(struct wloop *l, int64_t now)
 {
 	uint32_t silent = l->w->x->silent_ms;
-	struct stream_io *io;
+	struct wflow *f;
 	uint64_t seen;
-	int64_t heard;
+	int64_t moved;
 	unsigned j;
 
 	if (now < l->silent_at)
 		return;
 	l->silent_at = now + WORKER_SILENT_TICK_MS;
 	for (j = 0; j < l->w->nflows; j++) {
-		if (l->f[j].done)
+		f = &l->f[j];
+		if (f->done)
 			continue;
-		io = &l->f[j].s->io;
-		seen = atomic_load_explicit(&io->calls, memory_order_relaxed) *
-		    2 + (uint64_t)io->phase;
-		if (seen != l->f[j].seen) {
-			l->f[j].seen = seen;
-			l->f[j].since_ms = now;
-		} else if (now - l->f[j].since_ms >= (int64_t)silent) {
-			heard = flow_heard_ms(l->f[j].s);
-			if (heard >= 0 && heard < (int64_t)silent)
-				l->f[j].since_ms = now - heard;
-			else
-				wl_end(l, j, -1, EAGAIN);
+		seen = atomic_load_explicit(&f->s->io.calls,
+		    memory_order_relaxed) * 2 + (uint64_t)f->s->io.phase;
+		moved = seen == f->seen ? flow_moved(f->s) : f->moved;
+		if (seen != f->seen || moved != f->moved) {
+			f->seen = seen;
+			f->moved = moved;
+			f->since_ms = now;
+		} else if (now - f->since_ms >= (int64_t)silent) {
+			wl_end(l, j, -1, EAGAIN);
 		}
 	}
 }

@@ -3,8 +3,10 @@
 # joined by a veth pair with a tbf of 4 mbit/s, the listener in B with
 # --silent-timeout 4, 20 flows on 2 threads for 4 s of 128K reads and
 # writes (--sndbuf 16K, so that what is queued drains within the
-# listener's deadline), the client's --silent-timeout 2.  Each flow then
-# moves about 25 KB/s, less than one 128K read in 4 s: its receiver's
+# listener's deadline), the client's --silent-timeout 3 (at 2, its
+# TCP_USER_TIMEOUT of 2 s sometimes ends a flow whose retransmits backed
+# off that long in the 10 KB queue: TCP's verdict).  Each flow then
+# moves about 25 KB/s, less than one 128K read in 5 s: its receiver's
 # SO_RCVLOWAT holds its socket unready, and its sender's buffer frees too
 # slowly to be written again, so a many-flow worker that judged silence
 # by its calls alone would cut the test off (it asks TCP_INFO when the
@@ -58,7 +60,7 @@ done
 for dir in -t -r; do
 	rc=0
 	netns_exec a "$GB" "$dir" "$ADDR_B" -p "$port" -P 20 --threads ${THREADS:-2} \
-	    -T 4 -l 128K --sndbuf 16K --silent-timeout 2 -J >"$TMP/c$dir.json" \
+	    -T 4 -l 128K --sndbuf 16K --silent-timeout 3 -J >"$TMP/c$dir.json" \
 	    2>"$TMP/c$dir.err" || rc=$?
 	check "1. $dir -P 20 --threads ${THREADS:-2} over 4 mbit/s: exit 0 (exit $rc: $(head -c 200 "$TMP/c$dir.err"))" \
 	    test "$rc" = 0

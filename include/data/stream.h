@@ -85,6 +85,8 @@ struct stream_tx {
 	/* send: the buffers sent whole (-n counts them), bytes of the next. */
 	uint64_t	 bufs;
 	size_t		 off;
+	/* a blocking send's wait: TCP_INFO's bytes acked at the last one */
+	uint64_t	 acked;
 };
 
 /* receiver.c's part: SO_RCVLOWAT's timeout slices, --splice's pipe. */

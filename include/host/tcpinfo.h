@@ -25,6 +25,13 @@ struct tcpinfo_sample {
 };
 
 int	tcpinfo_read(int fd, struct tcpinfo_sample *);
+/* What TCP moved on a connection (tcpinfo_motion); -1: not TCP. */
+struct tcpinfo_motion {
+	uint64_t	acked;		/* bytes the peer acknowledged */
+	uint64_t	received;	/* bytes that came from it */
+	int		window_shut;	/* the peer's window is 0 */
+};
+int	tcpinfo_motion(int fd, struct tcpinfo_motion *);
 /*
  * Retransmits, cwnd, segments and limited times summed, rtt averaged,
  * mss/advmss/pmtu/snd_wnd of the first stream.
