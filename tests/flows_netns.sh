@@ -9,8 +9,10 @@
 # moves about 25 KB/s, less than one 128K read in 5 s: its receiver's
 # SO_RCVLOWAT holds its socket unready, and its sender's buffer frees too
 # slowly to be written again, so a many-flow worker that judged silence
-# by its calls alone would cut the test off (it asks TCP_INFO when the
-# peer was last heard).  THREADS=20 runs the same a thread a flow.  Run
+# by its calls alone would cut the test off (it asks TCP_INFO what the
+# flow moved: bytes acknowledged or received).  THREADS=20 runs the same
+# a thread a flow (not in make check: its blocking 128K sends can
+# outlast the listener's deadline at the end of the test).  Run
 # from the top of the tree as
 #	GIGEBENCH=build/gigebench bash tests/flows_netns.sh
 # (make check-netns; about 20 s).  It checks:
