@@ -40,6 +40,7 @@
 #include "base/seqstat.h"
 #include "data/dgram.h"
 #include "host/sock.h"
+#include "host/tcpinfo.h"
 #include "data/receiver.h"
 #include "data/stream.h"
 #include "stream_rr.h"
@@ -110,19 +111,16 @@ static int
 short_read(struct stream_io *io, int got_data)
 {
 	struct stream_rx *rx = &io->rx;
-	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
+	struct tcpinfo_motion m;
 	int left;
 
-	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(io->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1)
-		ti.tcpi_last_data_recv = got_data ? 0 :
-		    (uint32_t)io->silent_ms;
-	if (ti.tcpi_last_data_recv >= (uint32_t)io->silent_ms) {
+	if (tcpinfo_motion(io->fd, &m) == -1)
+		m.last_data_recv_ms = got_data ? 0 : (uint32_t)io->silent_ms;
+	if (m.last_data_recv_ms >= (uint32_t)io->silent_ms) {
 		errno = EAGAIN;
 		return -1;
 	}
-	left = io->silent_ms - (int)ti.tcpi_last_data_recv;
+	left = io->silent_ms - (int)m.last_data_recv_ms;
 	if (left > rx->slice_ms)
 		left = rx->slice_ms;
 	if ((left != rx->slice_ms || rx->short_timeo) &&

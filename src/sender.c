@@ -74,9 +74,9 @@ struct sender_path {
  * socket still full, or a wait for the receiver's FIN that SO_RCVTIMEO
  * ended: the peer is silent unless TCP says it acknowledged more since
  * the last such wait and its window is open (a frozen peer's kernel
- * takes data until its buffer fills, then shuts the window).  Many flows on a slow link each take a
- * thin share, so one flow's buffer may take longer than the timeout to
- * drain while its peer reads all along.
+ * takes data until its buffer fills, then shuts the window).  Many
+ * flows on a slow link each take a thin share, so one flow's buffer may
+ * take longer than the timeout to drain while its peer reads all along.
  */
 static int
 send_silent(struct stream_io *io)

@@ -19,15 +19,23 @@
 #define HAS_FIELD(len, f) \
 	((len) >= offsetof(struct tcp_info, f) + sizeof(((struct tcp_info *)0)->f))
 
+/* TCP_INFO of fd into ti, zeroed first: the length the kernel filled. */
+static int
+tcpinfo_get(int fd, struct tcp_info *ti, socklen_t *len)
+{
+	*len = sizeof(*ti);
+	memset(ti, 0, sizeof(*ti));
+	return getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, len);
+}
+
 int
 tcpinfo_read(int fd, struct tcpinfo_sample *s)
 {
 	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
+	socklen_t len;
 
 	memset(s, 0, sizeof(*s));
-	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1)
+	if (tcpinfo_get(fd, &ti, &len) == -1)
 		return -1;
 	s->ok = 1;
 	s->total_retrans = ti.tcpi_total_retrans;
@@ -65,13 +73,13 @@ int
 tcpinfo_motion(int fd, struct tcpinfo_motion *m)
 {
 	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
+	socklen_t len;
 
 	memset(m, 0, sizeof(*m));
-	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == -1 ||
+	if (tcpinfo_get(fd, &ti, &len) == -1 ||
 	    !HAS_FIELD(len, tcpi_bytes_received))
 		return -1;
+	m->last_data_recv_ms = ti.tcpi_last_data_recv;
 	m->acked = ti.tcpi_bytes_acked;
 	m->received = ti.tcpi_bytes_received;
 	m->window_shut = HAS_FIELD(len, tcpi_snd_wnd) && ti.tcpi_snd_wnd == 0;

@@ -29,6 +29,7 @@ int	tcpinfo_read(int fd, struct tcpinfo_sample *);
 struct tcpinfo_motion {
 	uint64_t	acked;		/* bytes the peer acknowledged */
 	uint64_t	received;	/* bytes that came from it */
+	uint32_t	last_data_recv_ms;	/* since data last came */
 	int		window_shut;	/* the peer's window is 0 */
 };
 int	tcpinfo_motion(int fd, struct tcpinfo_motion *);
