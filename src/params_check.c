@@ -51,6 +51,9 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 	if (p->rr)	/* --rr: one request and one answer a stream */
 		per = (uint64_t)params_rr_size(p->req_size) +
 		    params_rr_size(p->resp_size);
+	else if (p->udp)	/* a batch of datagrams, or of --gro trains */
+		per = (uint64_t)(p->batch != 0 ? p->batch : GB_DEFAULT_BATCH) *
+		    (p->gro ? GB_GRO_BYTES : p->buflen);
 	else if (zc)
 		per *= params_zc_ring_count(p->buflen);
 	/*
@@ -73,8 +76,8 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 
 /*
  * -P and --threads: a path that runs one thread a flow (-Z, --sendfile,
- * --splice, -u, --crr) has at most GB_MAX_STREAMS flows and no fewer
- * threads than flows.
+ * --splice, -u --rr, --crr) has at most GB_MAX_STREAMS flows and no
+ * fewer threads than flows.
  */
 static int
 params_flows_check(const struct gb_params *p, char *err, size_t errlen)
@@ -86,7 +89,7 @@ params_flows_check(const struct gb_params *p, char *err, size_t errlen)
 	if (p->streams > GB_MAX_STREAMS) {
 		snprintf(err, errlen, "%s runs one thread a flow: at most %u "
 		    "flows (-P), not %u (the many-flow engine carries send, "
-		    "recv, --skip-rx-copy and --rr)", opt, GB_MAX_STREAMS,
+		    "recv, --skip-rx-copy, --rr and -u)", opt, GB_MAX_STREAMS,
 		    p->streams);
 		return -1;
 	}

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "base/datapath.h"
+#include "base/monotime.h"
 #include "base/seqstat.h"
 #include "data/dgram.h"
 #include "host/sock.h"
@@ -257,8 +258,6 @@ splice_loop(struct stream_io *io)
  * sent before the END is queued ahead of it on the same path).
  */
 #define DG_SLICE_MS	50
-/* --gro: a train is at most this long. */
-#define DG_GRO_BYTES	65536u
 
 /*
  * --gro: UDP_GRO on the socket, and room for a whole train (64 KB) in
@@ -278,7 +277,7 @@ dg_gro(struct stream_io *io)
 		io->path = GB_PATH_RECVMMSG;
 		return;
 	}
-	io->len = DG_GRO_BYTES;
+	io->len = GB_GRO_BYTES;
 }
 
 static int
@@ -405,9 +404,31 @@ dg_publish(struct stream_dg *dg)
 }
 
 /*
+ * A non-blocking socket with nothing queued: wait for the socket, or
+ * after the sender's END for the drain's slice of silence, then done.
+ */
+static int
+dg_idle(struct stream_io *io)
+{
+	struct stream_dg *dg = &io->dg;
+	uint64_t now;
+
+	if (!dg->ended)
+		return STREAM_WANT_READ;
+	now = monotime_ns();
+	if (dg->drain_ns == 0)
+		dg->drain_ns = now + DG_SLICE_MS * UINT64_C(1000000);
+	if (now >= dg->drain_ns)
+		return 0;
+	io->wake_ns = dg->drain_ns;
+	return STREAM_WANT_TIME;
+}
+
+/*
  * Until the sender's END and a slice of silence after it, or the stop
  * flag (the duration and the drain time are over, or the test ended).
- * A peer silent for the silent-peer timeout fails the stream, as in TCP.
+ * A peer silent for the silent-peer timeout fails the stream, as in TCP
+ * (on a non-blocking socket the worker sees the silence).
  */
 static int
 dg_recv(struct stream_io *io)
@@ -423,6 +444,7 @@ dg_recv(struct stream_io *io)
 		n = recvmmsg(io->fd, dg->msgs, dg->batch, MSG_WAITFORONE, NULL);
 		if (n > 0) {
 			idle_ms = 0;
+			dg->drain_ns = 0;
 			bytes = dg_take(io, (unsigned)n);
 			if (bytes != 0) {
 				clock_gettime(CLOCK_MONOTONIC, &dg->last);
@@ -437,6 +459,8 @@ dg_recv(struct stream_io *io)
 			if (atomic_load_explicit(dg->stop,
 			    memory_order_relaxed) != STREAM_RUNNING)
 				return 0;
+			if (stream_io_spent(io))
+				return STREAM_YIELD;
 			continue;
 		}
 		if (n == 0 || atomic_load(dg->stop) != STREAM_RUNNING)
@@ -447,6 +471,8 @@ dg_recv(struct stream_io *io)
 			io->what = "recvmmsg";
 			return -1;
 		}
+		if (io->nonblock)
+			return dg_idle(io);
 		if (dg->ended)
 			return 0;
 		if ((idle_ms += DG_SLICE_MS) >= io->silent_ms) {

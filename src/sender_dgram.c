@@ -6,7 +6,10 @@
  * the kernel cuts (UDP_SEGMENT); the END datagrams that end a stream.
  * The stream's own state is struct stream_dg (stream.h); sender.c's
  * table picks these by path.  Nothing here allocates inside a loop or
- * touches the event loop.
+ * touches the event loop.  On a non-blocking socket (the many-flow
+ * engine) the waits become returns: STREAM_WANT_TIME until the pace's
+ * next datagram or END, STREAM_WANT_WRITE on a full socket buffer; the
+ * buffer is the worker's, each datagram's stream id written per batch.
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -119,33 +122,59 @@ dg_emit_gso(struct stream_io *io, unsigned k)
  * after SO_SNDTIMEO) and ICMP port unreachable (ECONNREFUSED) are
  * counted, not fatal: they are what the test measures.
  */
+/*
+ * The pace: when the next datagram is due, its send time in *t.  0 to
+ * send now; -1 when the test ended during the wait; STREAM_WANT_TIME on
+ * a non-blocking socket, due in io->wake_ns.
+ */
+static int
+dg_pace(struct stream_io *io, atomic_int *stop, uint64_t *t)
+{
+	struct stream_dg *dg = &io->dg;
+	uint64_t due;
+
+	if (dg->pps == 0)
+		return 0;
+	due = dg->t0_ns + (uint64_t)((double)dg->sent * 1e9 / dg->pps);
+	if (due > *t && io->nonblock) {
+		io->wake_ns = due;
+		return STREAM_WANT_TIME;
+	}
+	if (due > *t && dg_wait(stop, due) == -1)
+		return -1;
+	if (due <= *t && *t - due > DG_CATCHUP_NS)
+		dg->t0_ns += *t - due - DG_CATCHUP_NS;
+	*t = due > *t ? due : *t;
+	return 0;
+}
+
 static int
 dg_loop(struct stream_io *io, atomic_int *stop, uint64_t nbuf,
     int (*emit)(struct stream_io *, unsigned))
 {
 	struct stream_dg *dg = &io->dg;
 	unsigned per = dg_per_call(dg), k, i;
-	uint64_t t0 = monotime_ns(), t, due, gap = dg->pps > 0 ?
-	    (uint64_t)(1e9 / dg->pps) : 0;
+	uint64_t t, gap = dg->pps > 0 ? (uint64_t)(1e9 / dg->pps) : 0;
+	uint8_t *p;
 	int n;
 
+	if (dg->t0_ns == 0)
+		dg->t0_ns = monotime_ns();
 	while (atomic_load_explicit(stop, memory_order_relaxed) ==
 	    STREAM_RUNNING && (nbuf == 0 || dg->sent < nbuf)) {
 		k = nbuf != 0 && nbuf - dg->sent < per ?
 		    (unsigned)(nbuf - dg->sent) : per;
 		t = monotime_ns();
-		if (dg->pps > 0) {
-			due = t0 + (uint64_t)((double)dg->sent * 1e9 /
-			    dg->pps);
-			if (due > t && dg_wait(stop, due) == -1)
-				break;	/* the test ended first */
-			else if (due <= t && t - due > DG_CATCHUP_NS)
-				t0 += t - due - DG_CATCHUP_NS;
-			t = due > t ? due : t;
+		if ((n = dg_pace(io, stop, &t)) == STREAM_WANT_TIME)
+			return n;
+		if (n == -1)
+			break;	/* the test ended first */
+		for (i = 0; i < k; i++) {
+			p = (uint8_t *)io->buf + (size_t)i * io->len;
+			if (io->shared != NULL)
+				dgram_restream(p, dg->id);
+			dgram_stamp(p, dg->sent + i, t + i * gap);
 		}
-		for (i = 0; i < k; i++)
-			dgram_stamp((uint8_t *)io->buf + (size_t)i * io->len,
-			    dg->sent + i, t + i * gap);
 		if ((n = emit(io, k)) > 0) {
 			dg->sent += (unsigned)n;
 			atomic_store_explicit(&dg->iv_count, dg->sent,
@@ -155,7 +184,11 @@ dg_loop(struct stream_io *io, atomic_int *stop, uint64_t nbuf,
 				io->what = "sendmmsg";
 				return -1;
 			}
-		} else if (n == -1 && (errno == ENOBUFS || errno == EAGAIN))
+			if (stream_io_spent(io))
+				return STREAM_YIELD;
+		} else if (n == -1 && errno == EAGAIN && io->nonblock)
+			return STREAM_WANT_WRITE;
+		else if (n == -1 && (errno == ENOBUFS || errno == EAGAIN))
 			dg->enobufs++;
 		else if (n == -1 && errno == ECONNREFUSED)
 			dg->refused++;
@@ -203,24 +236,32 @@ sender_gso_open(struct stream_io *io, char *err, size_t errlen)
 	return sender_dg_open(io, err, errlen);
 }
 
-/* No FIN: the END datagram, a few times, carrying the count sent. */
+/*
+ * No FIN: the END datagram, a few times, carrying the count sent; on a
+ * non-blocking socket the gaps between them are STREAM_WANT_TIME.
+ */
 int
 sender_dg_finish(struct stream_io *io)
 {
 	struct dgram_hdr h = { .kind = DGRAM_END, .stream = io->dg.id,
 	    .seq = io->dg.sent };
 	uint8_t end[DGRAM_HDR_LEN];
-	int i;
+	uint64_t next;
 
 	memcpy(h.token, io->dg.token, sizeof(h.token));
-	for (i = 0; i < DG_END_COUNT; i++) {
-		if (i > 0)
-			sleep_until_ns(monotime_ns() + DG_END_GAP_MS * 1000000u);
+	for (;;) {
 		h.send_ns = monotime_ns();
 		dgram_encode(&h, end);
 		/* Lost or refused, the receiver's drain time ends it too. */
 		(void)send(io->fd, end, sizeof(end), MSG_NOSIGNAL);
+		if (++io->dg.ends >= DG_END_COUNT)
+			return 0;
+		next = monotime_ns() + DG_END_GAP_MS * UINT64_C(1000000);
+		if (io->nonblock) {
+			io->wake_ns = next;
+			return STREAM_WANT_TIME;
+		}
+		sleep_until_ns(next);
 	}
-	return 0;
 }
 

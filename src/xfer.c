@@ -319,6 +319,10 @@ xfer_plan(struct xfer *x, int path, char *err, size_t errlen)
 	if (x->p.rr)
 		size = (size_t)params_rr_size(x->p.req_size) +
 		    params_rr_size(x->p.resp_size);
+	else if (x->p.udp)	/* a batch of datagrams, or of --gro trains */
+		size = (size_t)(x->p.batch != 0 ? x->p.batch :
+		    GB_DEFAULT_BATCH) * (path == GB_PATH_GRO ? GB_GRO_BYTES :
+		    x->p.buflen);
 	for (i = 0; i < x->nw; i++) {
 		x->w[i].x = x;
 		x->w[i].first = i;

@@ -5,11 +5,14 @@
  * thread a stream always did: the same system calls, nothing added.  A
  * worker with more holds their non-blocking sockets in one epoll
  * (edge-triggered) and steps each flow's loop when its socket is ready:
- * the loop runs until the socket would block (STREAM_WANT_READ, _WRITE)
- * or it has had its turn (STREAM_YIELD, STREAM_BUDGET calls), and goes
- * on from there the next time; one buffer serves all of a worker's
- * flows.  The paths are sender.c's, receiver.c's and stream_rr.c's,
- * the same loops either way (datapath_steps says which can step).
+ * the loop runs until the socket would block (STREAM_WANT_READ, _WRITE),
+ * it has had its turn (STREAM_YIELD, STREAM_BUDGET calls) or it waits
+ * for a time (STREAM_WANT_TIME: -u's pace and END gaps, its receiver's
+ * drain; the epoll's timeout is the nearest such time), and goes on from
+ * there the next time; one buffer serves all of a worker's flows.  The
+ * paths are sender.c's, sender_dgram.c's, receiver.c's and
+ * stream_rr.c's, the same loops either way (datapath_steps says which
+ * can step).
  *
  * Time stays the event loop's: the worker reads the stop flag after each
  * round and at least every WORKER_TICK_MS, and a flow that moved nothing
@@ -142,6 +145,7 @@ struct wflow {
 	uint64_t	 seen;		/* calls and phase at the last look */
 	int64_t		 moved;		/* flow_moved() at the last look */
 	int64_t		 since_ms;	/* when either last changed */
+	uint64_t	 wake_ns;	/* STREAM_WANT_TIME's, 0: none */
 };
 
 struct wloop {
@@ -153,6 +157,8 @@ struct wloop {
 	int		 epfd;
 	int		 stop;		/* the stop flag as last seen */
 	int64_t		 silent_at;	/* next look for silent flows */
+	unsigned	 ntimed;	/* flows with a wake_ns */
+	uint64_t	 next_wake;	/* the nearest wake_ns, or sooner */
 };
 
 static void
@@ -169,10 +175,26 @@ wl_end(struct wloop *l, unsigned j, int rc, int errnum)
 {
 	struct wflow *f = &l->f[j];
 
+	if (f->wake_ns != 0) {
+		f->wake_ns = 0;
+		l->ntimed--;
+	}
 	f->done = 1;
 	l->left--;
 	epoll_ctl(l->epfd, EPOLL_CTL_DEL, f->s->fd, NULL);
 	flow_end(f->s, rc, errnum);
+}
+
+/* Flow j waits until t (ns) at the latest: its socket may wake it first. */
+static void
+wl_wake_at(struct wloop *l, unsigned j, uint64_t t)
+{
+	if (t == 0)
+		t = 1;
+	l->f[j].wake_ns = t;
+	l->ntimed++;
+	if (t < l->next_wake)
+		l->next_wake = t;
 }
 
 /* Step every flow queued; one that yields goes to the back again. */
@@ -188,12 +210,54 @@ wl_round(struct wloop *l)
 		l->f[j].queued = 0;
 		if (l->f[j].done)
 			continue;
+		if (l->f[j].wake_ns != 0) {
+			l->f[j].wake_ns = 0;
+			l->ntimed--;
+		}
 		rc = flow_step(l->f[j].s);
 		if (rc == STREAM_YIELD)
 			wl_queue(l, j);
+		else if (rc == STREAM_WANT_TIME)
+			wl_wake_at(l, j, l->f[j].s->io.wake_ns);
 		else if (rc == 0 || rc == -1)
 			wl_end(l, j, rc, errno);
 	}
+}
+
+/* Flows whose time has come, to step; the nearest time of the rest. */
+static void
+wl_timers(struct wloop *l)
+{
+	uint64_t next = UINT64_MAX, now;
+	unsigned j;
+
+	if (l->ntimed == 0 || (now = monotime_ns()) < l->next_wake)
+		return;
+	for (j = 0; j < l->w->nflows; j++) {
+		if (l->f[j].wake_ns == 0)
+			continue;
+		if (l->f[j].wake_ns <= now)
+			wl_queue(l, j);
+		else if (l->f[j].wake_ns < next)
+			next = l->f[j].wake_ns;
+	}
+	l->next_wake = next;
+}
+
+/* How long the epoll may wait, ms: to the nearest time, a tick at most. */
+static int
+wl_timeout(const struct wloop *l)
+{
+	uint64_t ms, now;
+
+	if (l->nready > 0)
+		return 0;
+	if (l->ntimed == 0 || l->next_wake == UINT64_MAX)
+		return WORKER_TICK_MS;
+	if (l->next_wake <= (now = monotime_ns()))
+		return 0;
+	ms = (l->next_wake - now + 999999) / 1000000;
+	return ms < WORKER_TICK_MS ? (int)ms : WORKER_TICK_MS;
 }
 
 /*
@@ -262,6 +326,7 @@ wl_open(struct wloop *l, struct worker *w)
 	    (l->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
 		return -1;
 	l->left = w->nflows;
+	l->next_wake = UINT64_MAX;
 	l->silent_at = monotime_ms() + WORKER_SILENT_TICK_MS;
 	for (j = 0; j < w->nflows; j++) {
 		l->f[j].s = &w->x->s[w->first + j * w->x->nw];
@@ -304,10 +369,10 @@ worker_loop(struct worker *w)
 	}
 	while (l.left > 0) {
 		wl_round(&l);
-		n = epoll_wait(l.epfd, ev, WORKER_EVENTS, l.nready > 0 ? 0 :
-		    WORKER_TICK_MS);
+		n = epoll_wait(l.epfd, ev, WORKER_EVENTS, wl_timeout(&l));
 		for (i = 0; i < n; i++)
 			wl_queue(&l, ev[i].data.u32);
+		wl_timers(&l);
 		/* A stop, or an abort: every flow looks at it. */
 		if ((st = atomic_load(&w->x->stop)) != l.stop) {
 			l.stop = st;

@@ -2,7 +2,7 @@
 # Many flows on few threads (issue 32) on loopback.  Run from the top of
 # the tree as
 #	GIGEBENCH=build/gigebench bash tests/flows.sh
-# (make check-flows; about 40 s).  It checks:
+# (make check-flows; about 45 s).  It checks:
 #  1. -P 10000 --threads 2: the test runs, both ends say 10,000 flows on
 #     2 threads, the sender's bytes are the receiver's, --flow-csv has a
 #     row for each flow whose bytes add up to the sender's, the side
@@ -19,10 +19,18 @@
 #     naming the option); a listener whose descriptor limit cannot hold
 #     the flows (exit 3, "descriptors"); a client whose cannot (exit 1,
 #     RLIMIT_NOFILE);
-#  6. a client stopped (SIGSTOP) mid-test: the listener's many-flow
-#     workers see the silence and end the test within its
+#  6. a client stopped (SIGSTOP) mid-test, TCP and -u: the listener's
+#     many-flow workers see the silence and end the test within its
 #     --silent-timeout, the listener serves the next test;
-#  7. Ctrl-C of a -P 1000 client: exit 1 within 3 s, with its report.
+#  7. -u -P 1000 --threads 2, paced: both ends say 1000 flows on 2
+#     threads, every datagram sent is received or counted lost, at most
+#     1 % lost, every flow delivered, the per-flow rate (P50) within 10 %
+#     of -R (the pace holds on the engine), the test over within 3 s of
+#     -T (its END datagrams and the receiver's drain);
+#  8. -u -P 2 without --threads: half the CPUs (at least 1) on each end;
+#     -u --gso --gro -P 4 --threads 2 and -r -u -P 100 --threads 2 (the
+#     listener's workers send): the counts add up, the paths are named;
+#  9. Ctrl-C of a -P 1000 client: exit 1 within 3 s, with its report.
 # Prints "ok"/"FAIL" per check and "N passed, M failed".
 set -eu
 
@@ -164,27 +172,88 @@ listener_start "$GB" "$TMP/q.out" "$TMP/q.err" --silent-timeout 2 -v ||
     fail "the silent-timeout listener starts"
 Q=$LISTENER_PORT
 PIDS="$PIDS $LISTENER_PID"
-"$GB" -t 127.0.0.1 -p "$Q" -P 8 --threads 2 -T 30 >"$TMP/g.out" \
-    2>"$TMP/g.err" &
-C=$!
-PIDS="$PIDS $C"
-sleep 1
-kill -STOP "$C"
-silent=0
-for _ in $(seq 1 60); do
-	if grep -q "peer silent" "$TMP/q.err"; then silent=1; break; fi
-	sleep 0.1
-done
-kill -CONT "$C" 2>/dev/null || true
-kill "$C" 2>/dev/null || true
-wait "$C" 2>/dev/null || true
-check "a stopped client: the listener says \"peer silent\" within 6 s" \
-    test "$silent" = 1
-rc=0
-"$GB" -t 127.0.0.1 -p "$Q" -P 4 --threads 2 -T 0.3 >/dev/null 2>&1 || rc=$?
-check "... and serves the next test (exit $rc)" test "$rc" = 0
+# stopped WHAT ARGS...: a client of ARGS stopped after 1 s; the listener
+# says "peer silent" within 6 s (its --silent-timeout 2) and serves on.
+stopped() {
+	local what=$1 c silent=0 rc=0 n
+	shift
+	n=$(grep -c "peer silent" "$TMP/q.err" || true)
+	"$GB" -t 127.0.0.1 -p "$Q" "$@" -T 30 >"$TMP/g.out" 2>"$TMP/g.err" &
+	c=$!
+	PIDS="$PIDS $c"
+	sleep 1
+	kill -STOP "$c"
+	for _ in $(seq 1 60); do
+		if [ "$(grep -c "peer silent" "$TMP/q.err" || true)" -gt "$n" ]
+		then
+			silent=1
+			break
+		fi
+		sleep 0.1
+	done
+	kill -CONT "$c" 2>/dev/null || true
+	kill "$c" 2>/dev/null || true
+	wait "$c" 2>/dev/null || true
+	check "$what stopped: the listener says \"peer silent\" within 6 s" \
+	    test "$silent" = 1
+	"$GB" -t 127.0.0.1 -p "$Q" "$@" -T 0.3 >/dev/null 2>&1 || rc=$?
+	check "... and serves the next test (exit $rc)" test "$rc" = 0
+}
+stopped "a -P 8 --threads 2 client" -P 8 --threads 2
+stopped "a -u -P 8 --threads 2 client" -u -P 8 --threads 2 -l 1472
 
-# 7. Ctrl-C of many flows.
+# 7. UDP, 1000 paced flows on 2 threads.
+rc=0
+start=$(date +%s%N)
+"$GB" -t 127.0.0.1 -p "$L" -u -P 1000 --threads 2 -R 200k -l 512 -T 1 -J \
+    >"$TMP/u.json" 2>"$TMP/u.err" || rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ "$rc" -ne 0 ]; then
+	fail "-u -P 1000 --threads 2 runs (exit $rc: $(head -c 300 "$TMP/u.err"))"
+else
+	check "-u -P 1000: both ends 1000 flows on 2 threads" test "$(json \
+	    "$TMP/u.json" '[r[s]["flows"]["n"] for s in ("sender", "receiver")]
+	    + [r[s]["flows"]["threads"] for s in ("sender", "receiver")]')" = \
+	    "[1000, 1000, 2, 2]"
+	check "-u -P 1000: sent = received + lost, at most 1 % lost" test \
+	    "$(json "$TMP/u.json" '(r["sender"]["udp"]["datagrams"] ==
+	    r["receiver"]["udp"]["datagrams"] + r["receiver"]["udp"]["gaps"],
+	    r["receiver"]["udp"]["gaps"] <= r["sender"]["udp"]["datagrams"] /
+	    100, r["sender"]["udp"]["datagrams"] > 40000)')" = \
+	    "(True, True, True)"
+	check "-u -P 1000: every flow delivered, P50 within 10 % of 0.2 Mbps" \
+	    test "$(json "$TMP/u.json" '(r["receiver"]["flows"]["mbps"]["min"]
+	    > 0, abs(r["receiver"]["flows"]["mbps"]["p50"] - 0.2) < 0.02)')" = \
+	    "(True, True)"
+	check "-u -P 1000: over in ${ms} ms (under 4000)" test "$ms" -lt 4000
+fi
+
+# 8. UDP's default threads, GSO/GRO and the listener sending.
+want=$((ncpus / 2 > 0 ? ncpus / 2 : 1))
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -u -P 2 -T 0.3 -J >"$TMP/v.json" 2>&1 || rc=$?
+check "-u -P 2: $want thread(s) an end on $ncpus CPUs (exit $rc)" test \
+    "$(json "$TMP/v.json" '[r[s]["flows"]["threads"] for s in ("sender",
+    "receiver")]' 2>/dev/null)" = "[$want, $want]"
+# udp_adds FILE: the counts add up and flows were many on a thread.
+udp_adds() {
+	json "$1" '(r["sender"]["udp"]["datagrams"] ==
+	    r["receiver"]["udp"]["datagrams"] + r["receiver"]["udp"]["gaps"] > 0,
+	    r["sender"]["streams"][0]["data_path"],
+	    r["receiver"]["streams"][0]["data_path"])' 2>/dev/null
+}
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -u --gso --gro -l 1472 -P 4 --threads 2 -R 20m \
+    -T 0.5 -J >"$TMP/w.json" 2>&1 || rc=$?
+check "-u --gso --gro -P 4 --threads 2: the counts add up (exit $rc)" \
+    test "$(udp_adds "$TMP/w.json")" = "(True, 'gso', 'gro')"
+rc=0
+"$GB" -r 127.0.0.1 -p "$L" -u -P 100 --threads 2 -R 1m -T 0.5 -J \
+    >"$TMP/x.json" 2>&1 || rc=$?
+check "-r -u -P 100 --threads 2: the counts add up (exit $rc)" \
+    test "$(udp_adds "$TMP/x.json")" = "(True, 'sendmmsg', 'recvmmsg')"
+
+# 9. Ctrl-C of many flows.
 "$GB" -t 127.0.0.1 -p "$L" -P 1000 --threads 2 -T 30 >"$TMP/h.out" \
     2>"$TMP/h.err" &
 C=$!

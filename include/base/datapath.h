@@ -28,8 +28,9 @@ int		 datapath_steps(int path);
 const char	*datapath_thread_option(const struct gb_params *);
 /*
  * The worker threads an end runs for its n flows on ncpus online CPUs:
- * --threads, else one a flow up to ncpus (at most GB_AUTO_MAX_THREADS),
- * never more than n; n for a path that does not step.
+ * --threads, else one a flow up to ncpus (at most GB_AUTO_MAX_THREADS;
+ * -u: half that, at least one), never more than n; n for a path that
+ * does not step.
  */
 unsigned	 datapath_threads(const struct gb_params *, int is_tx,
 		    unsigned n, unsigned ncpus);

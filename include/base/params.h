@@ -97,6 +97,8 @@ enum gb_direction {
 #define GB_MAX_RATE_PPS		UINT64_C(100000000)
 /* --batch: datagrams per sendmmsg()/recvmmsg() (UIO_MAXIOV at most). */
 #define GB_DEFAULT_BATCH	32u
+/* --gro: a train is at most this long, a receiver's message this big. */
+#define GB_GRO_BYTES		65536u
 #define GB_MAX_BATCH		1024u
 
 /*

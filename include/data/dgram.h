@@ -27,6 +27,7 @@
 #define DGRAM_VERSION		1
 #define DGRAM_TOKEN_LEN		16
 #define DGRAM_HDR_LEN		40
+#define DGRAM_OFF_STREAM	6	/* a shared buffer's senders write */
 #define DGRAM_OFF_SEQ		24	/* where dgram_stamp writes */
 #define DGRAM_OFF_SEND_NS	32
 
@@ -97,6 +98,17 @@ dgram_stamp(uint8_t *buf, uint64_t seq, uint64_t send_ns)
 {
 	dgram_put_u64(buf + DGRAM_OFF_SEQ, seq);
 	dgram_put_u64(buf + DGRAM_OFF_SEND_NS, send_ns);
+}
+
+/*
+ * The stream id of a header encoded for another stream: a buffer that
+ * the many-flow engine's flows share (the rest of it is the test's).
+ */
+static inline void
+dgram_restream(uint8_t *buf, uint16_t stream)
+{
+	buf[DGRAM_OFF_STREAM] = (uint8_t)(stream >> 8);
+	buf[DGRAM_OFF_STREAM + 1] = (uint8_t)stream;
 }
 
 #endif /* GB_DGRAM_H */

@@ -50,14 +50,17 @@ enum stream_stop {
 /*
  * What a path's loop returns besides 0 (done) and -1 (failed, errno) on
  * a non-blocking socket (stream_io.nonblock, the many-flow engine): wait
- * until the socket is readable or writable, or come back after the other
- * flows had their turn (STREAM_BUDGET calls moved data).  A blocking
- * socket never gets them: its calls wait in the kernel instead.
+ * until the socket is readable or writable, come back after the other
+ * flows had their turn (STREAM_BUDGET calls moved data), or come back at
+ * stream_io.wake_ns at the latest (-u's pace, its END datagrams' gaps,
+ * its receiver's drain; sooner when the socket is ready).  A blocking
+ * socket never gets them: its calls wait in the kernel or sleep instead.
  */
 enum stream_want {
 	STREAM_WANT_READ = 1,
 	STREAM_WANT_WRITE,
 	STREAM_YIELD,
+	STREAM_WANT_TIME,
 };
 #define STREAM_BUDGET	16
 
@@ -123,6 +126,10 @@ struct stream_dg {
 	_Atomic uint64_t iv_expect;
 	_Atomic uint64_t iv_jitter_ns;
 	int		 ended;		/* receiver: the sender's END came */
+	/* Between the steps of a non-blocking loop (stream_io.nonblock). */
+	uint64_t	 t0_ns;		/* sender: the pace's start, 0 before */
+	unsigned	 ends;		/* sender: END datagrams sent */
+	uint64_t	 drain_ns;	/* receiver: the drain's end, 0 none */
 	struct timespec	 last;		/* the last data sent or received */
 	struct seqstat	 seq;		/* receiver */
 	/* Arrays. */
@@ -226,6 +233,7 @@ struct stream_io {
 	int		 phase;		/* enum stream_phase, a sender's */
 	int		 shut;		/* its write side is shut down */
 	unsigned	 budget;	/* calls left in this turn */
+	uint64_t	 wake_ns;	/* STREAM_WANT_TIME: CLOCK_MONOTONIC */
 	char		*shared;
 	size_t		 shared_len;
 	const char	*what;		/* the call that failed */
