@@ -77,7 +77,8 @@ datapath_steps(int path)
 	    path == GB_PATH_SKIP_RX_COPY || path == GB_PATH_RR_ASK ||
 	    path == GB_PATH_RR_ANSWER || path == GB_PATH_SENDMMSG ||
 	    path == GB_PATH_GSO || path == GB_PATH_RECVMMSG ||
-	    path == GB_PATH_GRO;
+	    path == GB_PATH_GRO || path == GB_PATH_SENDFILE ||
+	    path == GB_PATH_SPLICE;
 }
 
 const char *
@@ -89,10 +90,6 @@ datapath_thread_option(const struct gb_params *p)
 		return "-u --rr";
 	if (p->tx_path == GB_PATH_ZEROCOPY)
 		return "-Z";
-	if (p->tx_path == GB_PATH_SENDFILE)
-		return "--sendfile";
-	if (p->rx_path == GB_PATH_SPLICE)
-		return "--splice";
 	return NULL;
 }
 

@@ -75,9 +75,9 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 }
 
 /*
- * -P and --threads: a path that runs one thread a flow (-Z, --sendfile,
- * --splice, -u --rr, --crr) has at most GB_MAX_STREAMS flows and no
- * fewer threads than flows.
+ * -P and --threads: a path that runs one thread a flow (-Z, -u --rr,
+ * --crr) has at most GB_MAX_STREAMS flows and no fewer threads than
+ * flows.
  */
 static int
 params_flows_check(const struct gb_params *p, char *err, size_t errlen)
@@ -89,8 +89,8 @@ params_flows_check(const struct gb_params *p, char *err, size_t errlen)
 	if (p->streams > GB_MAX_STREAMS) {
 		snprintf(err, errlen, "%s runs one thread a flow: at most %u "
 		    "flows (-P), not %u (the many-flow engine carries send, "
-		    "recv, --skip-rx-copy, --rr and -u)", opt, GB_MAX_STREAMS,
-		    p->streams);
+		    "recv, --skip-rx-copy, --sendfile, --splice, --rr and "
+		    "-u)", opt, GB_MAX_STREAMS, p->streams);
 		return -1;
 	}
 	if (p->threads != 0 && p->threads < p->streams) {

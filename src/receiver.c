@@ -197,6 +197,12 @@ splice_open(struct stream_io *io, char *err, size_t errlen)
 	struct stream_rx *rx = &io->rx;
 	int size = io->len < RX_PIPE_BYTES ? (int)io->len : RX_PIPE_BYTES;
 
+	if (io->lender != NULL) {	/* the worker's first flow's */
+		rx->pipe[0] = io->lender->rx.pipe[0];
+		rx->pipe[1] = io->lender->rx.pipe[1];
+		rx->devnull = io->lender->rx.devnull;
+		return 0;
+	}
 	if (pipe2(rx->pipe, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "--splice: pipe: %s", strerror(errno));
 		return -1;
@@ -212,22 +218,29 @@ splice_open(struct stream_io *io, char *err, size_t errlen)
 	return 0;
 }
 
-/* Socket to pipe (page references, no copy), pipe to /dev/null. */
+/*
+ * Socket to pipe (page references, no copy), pipe to /dev/null.  The
+ * pipe is empty again before each splice from the socket, so that on
+ * the many-flow engine (SPLICE_F_NONBLOCK) a worker's flows share one.
+ */
 static int
 splice_loop(struct stream_io *io)
 {
 	struct stream_rx *rx = &io->rx;
+	unsigned flags = SPLICE_F_MOVE | (io->nonblock ? SPLICE_F_NONBLOCK :
+	    0);
 	ssize_t n, k;
 	size_t left;
 
 	for (;;) {
-		n = splice(io->fd, NULL, rx->pipe[1], NULL, io->len,
-		    SPLICE_F_MOVE);
+		n = splice(io->fd, NULL, rx->pipe[1], NULL, io->len, flags);
 		if (n == 0)
 			return 0;
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN && io->nonblock)
+				return STREAM_WANT_READ;
 			io->what = "splice from the socket";
 			return -1;
 		}
@@ -247,6 +260,8 @@ splice_loop(struct stream_io *io)
 				return -1;
 			}
 		}
+		if (stream_io_spent(io))
+			return STREAM_YIELD;
 	}
 }
 

@@ -385,6 +385,10 @@ sendfile_open(struct stream_io *io, char *err, size_t errlen)
 	size_t off, n;
 	ssize_t w;
 
+	if (io->lender != NULL) {	/* the worker's first flow's */
+		io->tx.memfd = io->lender->tx.memfd;
+		return 0;
+	}
 	if ((io->tx.memfd = memfd_create("gigebench", MFD_CLOEXEC)) == -1) {
 		snprintf(err, errlen, "--sendfile: memfd_create: %s",
 		    strerror(errno));
@@ -422,34 +426,43 @@ sendfile_wait(struct stream_io *io)
 	return rc == 1 ? 0 : -1;
 }
 
-/* Whole buffers from the memfd, so that -n counts buffers, not calls. */
+/*
+ * Whole buffers from the memfd, so that -n counts buffers, not calls;
+ * the one under way is tx->off bytes in (between a non-blocking
+ * socket's steps too).
+ */
 static int
 sendfile_loop(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 {
-	uint64_t sent = 0;
+	struct stream_tx *tx = &io->tx;
 	off_t off;
 	ssize_t n;
 
 	while (atomic_load_explicit(stop, memory_order_relaxed) ==
 	    STREAM_RUNNING) {
-		if (nbuf != 0 && sent >= nbuf)
+		if (nbuf != 0 && tx->bufs >= nbuf)
 			break;
-		for (off = 0; off < (off_t)io->len; ) {
-			n = sendfile(io->fd, io->tx.memfd, &off,
-			    io->len - (size_t)off);
-			if (n > 0) {
-				if (stream_io_count(io, n) == -1)
-					return -1;
-			} else if (n == -1 && errno == EAGAIN) {
-				if (sendfile_wait(io) == -1)
-					return -1;
-			} else if (n == 0 || errno != EINTR) {
-				if (n == 0)
-					errno = EIO;	/* the memfd shrank */
+		off = (off_t)tx->off;
+		n = sendfile(io->fd, tx->memfd, &off, io->len - tx->off);
+		if (n > 0) {
+			if (stream_io_count(io, n) == -1)
 				return -1;
+			if ((tx->off += (size_t)n) == io->len) {
+				tx->off = 0;
+				tx->bufs++;
 			}
+			if (stream_io_spent(io))
+				return STREAM_YIELD;
+		} else if (n == -1 && errno == EAGAIN) {
+			if (io->nonblock)
+				return STREAM_WANT_WRITE;
+			if (sendfile_wait(io) == -1)
+				return -1;
+		} else if (n == 0 || errno != EINTR) {
+			if (n == 0)
+				errno = EIO;	/* the memfd shrank */
+			return -1;
 		}
-		sent++;
 	}
 	return 0;
 }
@@ -460,6 +473,8 @@ sendfile_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 	int flags, rc, saved;
 
 	io->what = "sendfile";
+	if (io->nonblock)	/* the many-flow engine's socket already */
+		return sendfile_loop(io, stop, nbuf);
 	if ((flags = fcntl(io->fd, F_GETFL)) == -1 ||
 	    fcntl(io->fd, F_SETFL, flags | O_NONBLOCK) == -1)
 		return -1;

@@ -140,13 +140,13 @@ stream_io_close(struct stream_io *io)
 	io->dg.msgs = NULL;
 	io->dg.iov = NULL;
 	io->dg.cmsg = NULL;
-	if (io->tx.memfd >= 0)
+	if (io->lender == NULL && io->tx.memfd >= 0)
 		close(io->tx.memfd);
-	if (io->rx.pipe[0] >= 0)
+	if (io->lender == NULL && io->rx.pipe[0] >= 0)
 		close(io->rx.pipe[0]);
-	if (io->rx.pipe[1] >= 0)
+	if (io->lender == NULL && io->rx.pipe[1] >= 0)
 		close(io->rx.pipe[1]);
-	if (io->rx.devnull >= 0)
+	if (io->lender == NULL && io->rx.devnull >= 0)
 		close(io->rx.devnull);
 	io->tx.memfd = io->rx.devnull = io->rx.pipe[0] = io->rx.pipe[1] = -1;
 	crr_close(io);

@@ -365,6 +365,9 @@ xfer_flow(struct xfer *x, const struct xfer_config *c, unsigned i, int path,
 		s->io.nonblock = 1;
 		s->io.shared = w->buf;
 		s->io.shared_len = w->buflen;
+		/* Its worker's first flow, opened before: its memfd, pipe. */
+		if (i >= x->nw)
+			s->io.lender = &x->s[i % x->nw].io;
 		if ((fl = fcntl(s->fd, F_GETFL)) == -1 ||
 		    fcntl(s->fd, F_SETFL, fl | O_NONBLOCK) == -1) {
 			snprintf(err, errlen, "flow %u: O_NONBLOCK: %s", i,

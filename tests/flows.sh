@@ -8,14 +8,16 @@
 #     row for each flow whose bytes add up to the sender's, the side
 #     keeps 128 flows one by one, Jain's index is within (0, 1];
 #  2. -r -P 200 --threads 2: the same the other way, the listener's
-#     workers sending;
+#     workers sending; --sendfile --splice -P 200 --threads 2 the same,
+#     the paths named; --sendfile -n 50 -P 4 --threads 2 sends 50
+#     buffers a flow;
 #  3. --rr -P 1000 --threads 2: the asker's transactions are the
 #     answerer's, the latency histogram holds each, every flow did some
 #     (its min transactions/s above 0);
 #  4. -P 2 without --threads: one thread a flow up to the CPUs;
 #     -P 7 --threads 3: 3 threads;
 #  5. refusals: past the listener's --max-flows (exit 3, naming it); -Z
-#     past 128 flows and --splice on fewer threads than flows (exit 2,
+#     past 128 flows and --crr on fewer threads than flows (exit 2,
 #     naming the option); a listener whose descriptor limit cannot hold
 #     the flows (exit 3, "descriptors"); a client whose cannot (exit 1,
 #     RLIMIT_NOFILE);
@@ -102,6 +104,22 @@ check "-r -P 200 --threads 2: the receiver got every byte (exit $rc)" \
     r["receiver"]["bytes"] > 0, r["sender"]["flows"]["threads"])' \
     2>/dev/null)" = "0:(True, 2)"
 
+# --sendfile and --splice on the engine; -n counts each flow's buffers.
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" --sendfile --splice -P 200 --threads 2 -T 1 \
+    -l 16K -J >"$TMP/sf.json" 2>"$TMP/sf.err" || rc=$?
+check "--sendfile --splice -P 200 --threads 2: every byte, the paths (exit $rc)" \
+    test "$(json "$TMP/sf.json" '(r["sender"]["bytes"] ==
+    r["receiver"]["bytes"] > 0, r["sender"]["streams"][0]["data_path"],
+    r["receiver"]["streams"][0]["data_path"], r["sender"]["flows"]["threads"])' \
+    2>/dev/null)" = "(True, 'sendfile', 'splice', 2)"
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" --sendfile -n 50 -l 64K -P 4 --threads 2 -J \
+    >"$TMP/sn.json" 2>"$TMP/sn.err" || rc=$?
+check "--sendfile -n 50 -l 64K -P 4 --threads 2: 4 x 50 buffers (exit $rc)" \
+    test "$(json "$TMP/sn.json" '(r["sender"]["bytes"],
+    r["receiver"]["bytes"])' 2>/dev/null)" = "(13107200, 13107200)"
+
 # 3. Request/response, 1000 flows on 2 threads (neper's tcp_rr -F -T).
 rc=0
 "$GB" -t 127.0.0.1 -p "$L" --rr -P 1000 --threads 2 -T 1 -J \
@@ -150,8 +168,8 @@ PIDS="$PIDS $LISTENER_PID"
 refused "-P 101 against --max-flows 100" 3 "--max-flows" \
     "$GB" -t 127.0.0.1 -p "$S" -P 101 -T 0.2
 refused "-Z -P 129" 2 "-Z" "$GB" -t 127.0.0.1 -p "$S" -Z -P 129
-refused "--splice -P 4 --threads 2" 2 "--threads" \
-    "$GB" -t 127.0.0.1 -p "$S" --splice -P 4 --threads 2
+refused "--crr -P 4 --threads 2" 2 "--threads" \
+    "$GB" -t 127.0.0.1 -p "$S" --crr -P 4 --threads 2
 # A listener held to 200 descriptors (hard limit too) and a client's 500.
 port=$(listener_free_port)
 (ulimit -n 200 && exec "$GB" -r -p "$port" --max-flows 1000 \

@@ -236,6 +236,12 @@ struct stream_io {
 	uint64_t	 wake_ns;	/* STREAM_WANT_TIME: CLOCK_MONOTONIC */
 	char		*shared;
 	size_t		 shared_len;
+	/*
+	 * The flow of the same worker whose --sendfile memfd, or --splice
+	 * pipe and /dev/null, this one uses too (set before the open;
+	 * NULL: its own, which stream_io_close closes).
+	 */
+	const struct stream_io *lender;
 	const char	*what;		/* the call that failed */
 	char		 note[128];	/* why the path is not the one asked */
 };
