@@ -78,7 +78,8 @@ datapath_steps(int path)
 	    path == GB_PATH_RR_ANSWER || path == GB_PATH_SENDMMSG ||
 	    path == GB_PATH_GSO || path == GB_PATH_RECVMMSG ||
 	    path == GB_PATH_GRO || path == GB_PATH_SENDFILE ||
-	    path == GB_PATH_SPLICE;
+	    path == GB_PATH_SPLICE || path == GB_PATH_UDP_RR_ASK ||
+	    path == GB_PATH_UDP_RR_ANSWER;
 }
 
 const char *
@@ -86,8 +87,6 @@ datapath_thread_option(const struct gb_params *p)
 {
 	if (p->crr)
 		return "--crr";
-	if (p->udp && p->rr)
-		return "-u --rr";
 	if (p->tx_path == GB_PATH_ZEROCOPY)
 		return "-Z";
 	return NULL;
@@ -108,13 +107,13 @@ datapath_threads(const struct gb_params *p, int is_tx, unsigned n,
 	else
 		t = ncpus < GB_AUTO_MAX_THREADS ? ncpus : GB_AUTO_MAX_THREADS;
 	/*
-	 * -u: half the CPUs, the other half for the kernel's part of each
+	 * -u but --rr: half the CPUs, the other half for the kernel's part of each
 	 * datagram (its receiving socket's softirq, and on loopback or a
 	 * veth the whole receive path in the sender's context).  Measured
 	 * on 2 CPUs, 64 B x 2 flows: a thread a flow lost 59 % at 447 kpps,
 	 * one thread an end 1.5 % at 700 kpps (bench/README.md).
 	 */
-	if (p->threads == 0 && p->udp)
+	if (p->threads == 0 && p->udp && !p->rr)
 		t /= 2;
 	if (t == 0)
 		t = 1;

@@ -162,7 +162,7 @@ static const char opts_usage_text[] =
 "      --threads n         worker threads on each end, each an event loop\n"
 "                          over its share of the flows, 1-1024 (default:\n"
 "                          one a flow up to the online CPUs, at most 64;\n"
-"                          -u: half as many, at least one)\n"
+"                          -u without --rr: half as many, at least one)\n"
 "      --timestamps[=format]  each text line after the wall-clock time,\n"
 "                          strftime format (default: %Y-%m-%d %H:%M:%S)\n"
 "      --title text        a tag the result carries: JSON, CSV, summary\n"

@@ -75,9 +75,8 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 }
 
 /*
- * -P and --threads: a path that runs one thread a flow (-Z, -u --rr,
- * --crr) has at most GB_MAX_STREAMS flows and no fewer threads than
- * flows.
+ * -P and --threads: a path that runs one thread a flow (-Z, --crr) has
+ * at most GB_MAX_STREAMS flows and no fewer threads than flows.
  */
 static int
 params_flows_check(const struct gb_params *p, char *err, size_t errlen)

@@ -24,6 +24,10 @@
  * so a request is given up at most a quarter of the timeout after its
  * deadline, and the stop flag is seen.  At the stop, what is in flight
  * is awaited until answered or lost: requests sent = answered + lost.
+ * On a non-blocking socket (the many-flow engine) the asker waits for
+ * its oldest request's deadline instead (STREAM_WANT_TIME), the
+ * answerer for its socket, and each stamps its stream's id into the
+ * worker's buffer that its flows share.
  */
 #include <sys/socket.h>
 
@@ -95,6 +99,8 @@ rr_dg_fill(struct stream_io *io, uint64_t now)
 	ssize_t n;
 
 	while (rrslots_take(rr->slots, now, &seq) == 0) {
+		if (io->shared != NULL)
+			dgram_restream((uint8_t *)io->buf, io->dg.id);
 		dgram_stamp((uint8_t *)io->buf, seq, now);
 		io->dg.sent++;
 		while ((n = send(io->fd, io->buf, rr->req, 0)) == -1 &&
@@ -165,45 +171,60 @@ rr_dg_take(struct stream_io *io, ssize_t n, uint64_t now)
 	return 0;
 }
 
-/* One answer awaited, or a slice of the timeout; expired ones lost. */
+/*
+ * One answer awaited, or a slice of the timeout; expired ones lost.  A
+ * non-blocking socket with nothing queued: STREAM_WANT_TIME until the
+ * oldest request's deadline, unless refill (the test runs) finds a slot
+ * the expiry freed.
+ */
 static int
-rr_dg_await(struct stream_io *io)
+rr_dg_await(struct stream_io *io, int refill)
 {
 	struct stream_rr *rr = &io->rr;
 	uint64_t now;
 	ssize_t n;
+	int idle;
 
 	n = recv(io->fd, io->buf + rr->req, rr->resp, MSG_TRUNC);
 	now = monotime_ns();
 	if (n >= 0) {
 		if (rr_dg_take(io, n, now) == -1)
 			return -1;
+		return stream_io_spent(io) ? STREAM_YIELD : 0;
 	} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 	    errno != ECONNREFUSED) {
 		io->what = "awaiting an answer";
 		return -1;
 	}
+	idle = errno == EAGAIN || errno == EWOULDBLOCK;
 	rrslots_expire(rr->slots, now);
-	return 0;
+	if (!io->nonblock || !idle ||
+	    (refill && rr->slots->inflight < rr->slots->n))
+		return 0;
+	io->wake_ns = rr->slots->next_expiry != UINT64_MAX ?
+	    rr->slots->next_expiry : now + rr->timeout_ms * UINT64_C(1000000);
+	return STREAM_WANT_TIME;
 }
 
 int
 rr_dg_ask(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 {
 	struct stream_rr *rr = &io->rr;
+	int rc;
 
 	(void)nbuf;		/* params_check: no -n with --rr */
 	while (atomic_load_explicit(stop, memory_order_relaxed) ==
 	    STREAM_RUNNING) {
-		if (rr_dg_fill(io, monotime_ns()) == -1 ||
-		    rr_dg_await(io) == -1)
+		if (rr_dg_fill(io, monotime_ns()) == -1)
 			return -1;
+		if ((rc = rr_dg_await(io, 1)) != 0)
+			return rc;
 	}
 	if (atomic_load(stop) == STREAM_STOP_ABORT)
 		return 0;
 	while (rr->slots->inflight > 0)	/* answered or lost in time */
-		if (rr_dg_await(io) == -1)
-			return -1;
+		if ((rc = rr_dg_await(io, 0)) != 0)
+			return rc;
 	return 0;
 }
 
@@ -244,6 +265,8 @@ rr_dg_reply(struct stream_io *io, ssize_t n)
 		io->what = "reading a request";
 		return -1;
 	}
+	if (io->shared != NULL)
+		dgram_restream((uint8_t *)ans, io->dg.id);
 	dgram_stamp((uint8_t *)ans, h.seq, h.send_ns);
 	while ((w = send(io->fd, ans, rr->resp, 0)) == -1 && errno == EINTR)
 		continue;
@@ -281,6 +304,8 @@ rr_dg_answer(struct stream_io *io)
 			if (io->dg.ended || atomic_load_explicit(io->dg.stop,
 			    memory_order_relaxed) != STREAM_RUNNING)
 				return 0;
+			if (stream_io_spent(io))
+				return STREAM_YIELD;
 			continue;
 		}
 		if (atomic_load(io->dg.stop) != STREAM_RUNNING)
@@ -291,6 +316,8 @@ rr_dg_answer(struct stream_io *io)
 			io->what = "reading a request";
 			return -1;
 		}
+		if (io->nonblock)	/* the worker sees a silence */
+			return STREAM_WANT_READ;
 		/* An asker whose requests were all lost waits a timeout. */
 		if ((idle_ms += RR_DG_SLICE_MS) >= io->silent_ms +
 		    (int)rr->timeout_ms) {

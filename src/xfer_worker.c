@@ -286,7 +286,10 @@ flow_moved(const struct stream *s)
 static void
 wl_silent(struct wloop *l, int64_t now)
 {
-	uint32_t silent = l->w->x->silent_ms;
+	const struct xfer *x = l->w->x;
+	/* -u --rr: an asker whose requests were all lost waits a timeout. */
+	uint32_t silent = x->silent_ms + (x->p.udp && x->p.rr ?
+	    params_rr_timeout_ms(x->p.rr_timeout_ms) : 0);
 	struct wflow *f;
 	uint64_t seen;
 	int64_t moved;

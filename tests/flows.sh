@@ -32,6 +32,8 @@
 #  8. -u -P 2 without --threads: half the CPUs (at least 1) on each end;
 #     -u --gso --gro -P 4 --threads 2 and -r -u -P 100 --threads 2 (the
 #     listener's workers send): the counts add up, the paths are named;
+#     -u --rr -P 100 --threads 2: every request answered or lost, the
+#     answerer's count the asker's, every flow did transactions;
 #  9. Ctrl-C of a -P 1000 client: exit 1 within 3 s, with its report.
 # Prints "ok"/"FAIL" per check and "N passed, M failed".
 set -eu
@@ -270,6 +272,17 @@ rc=0
     >"$TMP/x.json" 2>&1 || rc=$?
 check "-r -u -P 100 --threads 2: the counts add up (exit $rc)" \
     test "$(udp_adds "$TMP/x.json")" = "(True, 'sendmmsg', 'recvmmsg')"
+
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -u --rr -P 100 --threads 2 -T 0.5 -J \
+    >"$TMP/ur.json" 2>"$TMP/ur.err" || rc=$?
+check "-u --rr -P 100 --threads 2: requests = answered + lost = taken, every flow answered (exit $rc)" \
+    test "$(json "$TMP/ur.json" '(r["sender"]["rr"]["udp"]["requests"] ==
+    r["sender"]["rr"]["transactions"] + r["sender"]["rr"]["udp"]["lost"] ==
+    r["receiver"]["rr"]["udp"]["requests"] > 1000,
+    r["rr"]["latency"]["count"] == r["sender"]["rr"]["transactions"],
+    r["sender"]["flows"]["tps"]["min"] > 0, r["sender"]["flows"]["threads"])' \
+    2>/dev/null)" = "(True, True, True, 2)"
 
 # 9. Ctrl-C of many flows.
 "$GB" -t 127.0.0.1 -p "$L" -P 1000 --threads 2 -T 30 >"$TMP/h.out" \

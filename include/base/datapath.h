@@ -29,7 +29,7 @@ const char	*datapath_thread_option(const struct gb_params *);
 /*
  * The worker threads an end runs for its n flows on ncpus online CPUs:
  * --threads, else one a flow up to ncpus (at most GB_AUTO_MAX_THREADS;
- * -u: half that, at least one), never more than n; n for a path that
+ * -u but --rr: half that, at least one), never more than n; n for a path that
  * does not step.
  */
 unsigned	 datapath_threads(const struct gb_params *, int is_tx,
