@@ -79,7 +79,7 @@ datapath_steps(int path)
 	    path == GB_PATH_GSO || path == GB_PATH_RECVMMSG ||
 	    path == GB_PATH_GRO || path == GB_PATH_SENDFILE ||
 	    path == GB_PATH_SPLICE || path == GB_PATH_UDP_RR_ASK ||
-	    path == GB_PATH_UDP_RR_ANSWER;
+	    path == GB_PATH_UDP_RR_ANSWER || path == GB_PATH_ZEROCOPY;
 }
 
 const char *
@@ -87,8 +87,6 @@ datapath_thread_option(const struct gb_params *p)
 {
 	if (p->crr)
 		return "--crr";
-	if (p->tx_path == GB_PATH_ZEROCOPY)
-		return "-Z";
 	return NULL;
 }
 

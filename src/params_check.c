@@ -58,10 +58,12 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 		per *= params_zc_ring_count(p->buflen);
 	/*
 	 * The many-flow engine's flows share their thread's buffer: one a
-	 * thread, at most GB_AUTO_MAX_THREADS of them when not asked.
+	 * thread, at most GB_AUTO_MAX_THREADS of them when not asked; but
+	 * -Z's ring is each flow's own (a buffer is reused only once its
+	 * own send completed).
 	 */
 	nbuf = params_conns(p);
-	if (datapath_thread_option(p) == NULL)
+	if (datapath_thread_option(p) == NULL && !zc)
 		nbuf = datapath_threads(p, 1, p->streams, p->threads != 0 ?
 		    p->threads : GB_AUTO_MAX_THREADS) * dirs;
 	if (nbuf * per <= GB_MAX_BUF_TOTAL)
@@ -75,8 +77,8 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 }
 
 /*
- * -P and --threads: a path that runs one thread a flow (-Z, --crr) has
- * at most GB_MAX_STREAMS flows and no fewer threads than flows.
+ * -P and --threads: a path that runs one thread a flow (--crr) has at
+ * most GB_MAX_STREAMS flows and no fewer threads than flows.
  */
 static int
 params_flows_check(const struct gb_params *p, char *err, size_t errlen)
@@ -88,8 +90,8 @@ params_flows_check(const struct gb_params *p, char *err, size_t errlen)
 	if (p->streams > GB_MAX_STREAMS) {
 		snprintf(err, errlen, "%s runs one thread a flow: at most %u "
 		    "flows (-P), not %u (the many-flow engine carries send, "
-		    "recv, --skip-rx-copy, --sendfile, --splice, --rr and "
-		    "-u)", opt, GB_MAX_STREAMS, p->streams);
+		    "recv, -Z, --sendfile, --splice, --skip-rx-copy, --rr "
+		    "and -u)", opt, GB_MAX_STREAMS, p->streams);
 		return -1;
 	}
 	if (p->threads != 0 && p->threads < p->streams) {

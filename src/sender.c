@@ -313,38 +313,71 @@ zc_wait(struct stream_io *io, unsigned slot)
 	}
 }
 
+/*
+ * The ring full, or optmem spent: wait for a completion.  The many-flow
+ * engine's non-blocking socket reaps what is queued and otherwise waits
+ * for the next notification's EPOLLERR (STREAM_WANT_WRITE).
+ */
+static int
+zc_room(struct stream_io *io, unsigned slot)
+{
+	int got;
+
+	if (!io->nonblock)
+		return zc_wait(io, slot);
+	if ((got = zc_reap(io)) < 0)
+		return -1;
+	if (got > 0 && (slot >= ZC_ANY_SLOT || !io->tx.zc_busy[slot]))
+		return 0;
+	return STREAM_WANT_WRITE;
+}
+
+/*
+ * A blocking send() takes a whole buffer or fails as a stall; a
+ * non-blocking one may take part, and the rest of that slot's buffer
+ * goes next (tx->off), each call a send id of its own.
+ */
 static int
 zc_send(struct stream_io *io, atomic_int *stop, uint64_t nbuf)
 {
 	struct stream_tx *tx = &io->tx;
 	unsigned slot;
 	ssize_t n;
+	int rc;
 
 	while (atomic_load_explicit(stop, memory_order_relaxed) ==
 	    STREAM_RUNNING) {
-		if (nbuf != 0 && io->calls >= nbuf)
+		if (nbuf != 0 && tx->bufs >= nbuf)
 			break;
-		slot = (unsigned)(tx->zc_sends % tx->nring);
-		if (tx->zc_busy[slot]) {	/* the ring is full */
-			if (zc_wait(io, slot) == -1)
-				return -1;
+		slot = (unsigned)(tx->bufs % tx->nring);
+		if (tx->zc_busy[slot] && tx->off == 0) { /* the ring is full */
+			if ((rc = zc_room(io, slot)) != 0)
+				return rc;
 			continue;
 		}
-		n = send(io->fd, io->buf + (size_t)slot * io->len, io->len,
-		    MSG_ZEROCOPY | MSG_NOSIGNAL);
+		n = send(io->fd, io->buf + (size_t)slot * io->len + tx->off,
+		    io->len - tx->off, MSG_ZEROCOPY | MSG_NOSIGNAL);
 		if (n > 0) {
 			tx->zc_id[slot] = (uint32_t)tx->zc_sends++;
 			tx->zc_busy[slot] = 1;
-			if (stream_io_count(io, n) == -1 ||
-			    send_stalled(io->fd, io->len, n)) {
+			if (stream_io_count(io, n) == -1 || (!io->nonblock &&
+			    send_stalled(io->fd, io->len, n))) {
 				io->what = "send(MSG_ZEROCOPY)";
 				return -1;
 			}
+			if (!io->nonblock || (tx->off += (size_t)n) == io->len) {
+				tx->off = 0;
+				tx->bufs++;
+			}
+			if (stream_io_spent(io))
+				return STREAM_YIELD;
+		} else if (n == -1 && errno == EAGAIN && io->nonblock) {
+			return STREAM_WANT_WRITE;
 		} else if (n == -1 && errno == ENOBUFS &&
 		    tx->zc_sends > tx->zc_completions) {
 			/* net.core.optmem_max or RLIMIT_MEMLOCK: wait. */
-			if (zc_wait(io, ZC_ANY_SLOT) == -1)
-				return -1;
+			if ((rc = zc_room(io, ZC_ANY_SLOT)) != 0)
+				return rc;
 		} else if (n == -1 && errno != EINTR) {
 			io->what = errno == ENOBUFS ? "send(MSG_ZEROCOPY) with "
 			    "nothing in flight (RLIMIT_MEMLOCK, "
@@ -360,19 +393,25 @@ static int
 zc_finish(struct stream_io *io)
 {
 	struct timespec ms10 = { 0, 10 * 1000 * 1000 };
-	int i;
+	int rc;
 
-	if (fin_wait(io) == -1)
-		return -1;
+	if ((rc = fin_wait(io)) != 0)
+		return rc;
 	/*
 	 * Every byte is acknowledged by now, but the last notifications may
 	 * still be on their way to the queue.  poll() would not wait: a
-	 * socket shut down both ways is always POLLHUP.
+	 * socket shut down both ways is always POLLHUP.  A second, 10 ms
+	 * apart; the many-flow engine's on its timer.
 	 */
-	for (i = 0; i < 100; i++) {
+	for (; io->tx.zc_looks < 100; io->tx.zc_looks++) {
 		if (zc_reap(io) == -1 ||
 		    io->tx.zc_completions >= io->tx.zc_sends)
 			break;
+		if (io->nonblock) {
+			io->wake_ns = monotime_ns() + UINT64_C(10000000);
+			io->tx.zc_looks++;
+			return STREAM_WANT_TIME;
+		}
 		nanosleep(&ms10, NULL);
 	}
 	return 0;

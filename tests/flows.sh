@@ -9,16 +9,17 @@
 #     keeps 128 flows one by one, Jain's index is within (0, 1];
 #  2. -r -P 200 --threads 2: the same the other way, the listener's
 #     workers sending; --sendfile --splice -P 200 --threads 2 the same,
-#     the paths named; --sendfile -n 50 -P 4 --threads 2 sends 50
-#     buffers a flow;
+#     the paths named; --sendfile and -Z -n 50 -P 4 --threads 2 send 50
+#     buffers a flow (-Z: every send completed); -Z -P 500 --threads 2;
 #  3. --rr -P 1000 --threads 2: the asker's transactions are the
 #     answerer's, the latency histogram holds each, every flow did some
 #     (its min transactions/s above 0);
 #  4. -P 2 without --threads: one thread a flow up to the CPUs;
 #     -P 7 --threads 3: 3 threads;
-#  5. refusals: past the listener's --max-flows (exit 3, naming it); -Z
-#     past 128 flows and --crr on fewer threads than flows (exit 2,
-#     naming the option); a listener whose descriptor limit cannot hold
+#  5. refusals: past the listener's --max-flows (exit 3, naming it);
+#     --crr past 128 flows and on fewer threads than flows, -Z's rings
+#     of 1000 flows past the memory bound (exit 2, naming the option);
+#     a listener whose descriptor limit cannot hold
 #     the flows (exit 3, "descriptors"); a client whose cannot (exit 1,
 #     RLIMIT_NOFILE);
 #  6. a client stopped (SIGSTOP) mid-test, TCP and -u: the listener's
@@ -121,6 +122,21 @@ rc=0
 check "--sendfile -n 50 -l 64K -P 4 --threads 2: 4 x 50 buffers (exit $rc)" \
     test "$(json "$TMP/sn.json" '(r["sender"]["bytes"],
     r["receiver"]["bytes"])' 2>/dev/null)" = "(13107200, 13107200)"
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -Z -n 50 -l 64K -P 4 --threads 2 -J \
+    >"$TMP/zn.json" 2>"$TMP/zn.err" || rc=$?
+check "-Z -n 50 -l 64K -P 4 --threads 2: 4 x 50 buffers, every send completed (exit $rc)" \
+    test "$(json "$TMP/zn.json" '(r["sender"]["bytes"], r["receiver"]["bytes"],
+    r["sender"]["zerocopy"]["sends"] ==
+    r["sender"]["zerocopy"]["completions"] >= 200,
+    r["sender"]["streams"][0]["data_path"])' 2>/dev/null)" = \
+    "(13107200, 13107200, True, 'zerocopy')"
+rc=0
+"$GB" -t 127.0.0.1 -p "$L" -Z -l 16K -P 500 --threads 2 -T 1 -J \
+    >"$TMP/zp.json" 2>"$TMP/zp.err" || rc=$?
+check "-Z -l 16K -P 500 --threads 2: every byte (exit $rc)" test "$(json \
+    "$TMP/zp.json" 'r["sender"]["bytes"] == r["receiver"]["bytes"] > 0' \
+    2>/dev/null)" = True
 
 # 3. Request/response, 1000 flows on 2 threads (neper's tcp_rr -F -T).
 rc=0
@@ -169,7 +185,9 @@ S=$LISTENER_PORT
 PIDS="$PIDS $LISTENER_PID"
 refused "-P 101 against --max-flows 100" 3 "--max-flows" \
     "$GB" -t 127.0.0.1 -p "$S" -P 101 -T 0.2
-refused "-Z -P 129" 2 "-Z" "$GB" -t 127.0.0.1 -p "$S" -Z -P 129
+refused "--crr -P 129" 2 "--crr" "$GB" -t 127.0.0.1 -p "$S" --crr -P 129
+refused "-Z -P 1000 (a ring a flow)" 2 "with -Z's ring" \
+    "$GB" -t 127.0.0.1 -p "$S" -Z -P 1000
 refused "--crr -P 4 --threads 2" 2 "--threads" \
     "$GB" -t 127.0.0.1 -p "$S" --crr -P 4 --threads 2
 # A listener held to 200 descriptors (hard limit too) and a client's 500.

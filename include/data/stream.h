@@ -84,6 +84,7 @@ struct stream_tx {
 	uint32_t	 zc_id[GB_ZC_RING_MAX];
 	unsigned char	 zc_busy[GB_ZC_RING_MAX];
 	uint64_t	 zc_sends, zc_completions, zc_copied;
+	unsigned	 zc_looks;	/* the end's looks for the last ones */
 	int		 memfd;		/* --sendfile */
 	/* send: the buffers sent whole (-n counts them), bytes of the next. */
 	uint64_t	 bufs;
