@@ -573,7 +573,7 @@ out:
 	for (i = 0; i < GB_MAX_FLOWS; i++)
 		if (c.fds[i] != -1)
 			close(c.fds[i]);
-	for (i = 0; i < GB_MAX_STREAMS; i++)
+	for (i = 0; i < GB_MAX_FLOWS; i++)
 		free(c.crr_msg[i]);
 	if (c.ctl != -1)
 		close(c.ctl);

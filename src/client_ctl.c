@@ -239,15 +239,18 @@ client_send(struct client *c, struct proto_msg *m, int fd, char *err,
 }
 
 /*
- * A descriptor a flow (and the few of our own): the soft RLIMIT_NOFILE
- * raised as far as the hard one lets it, else the test is refused here.
+ * A descriptor a flow, two with --crr (and the few of our own): the
+ * soft RLIMIT_NOFILE raised as far as the hard one lets it, else the
+ * test is refused here.
  */
 #define CLIENT_OWN_FDS	64u
 
 int
 client_nofile(struct client *c, char *err, size_t errlen)
 {
-	uint64_t want = (uint64_t)params_conns(c->p) + CLIENT_OWN_FDS;
+	/* --crr: a transaction's connection a flow more. */
+	uint64_t want = (uint64_t)params_conns(c->p) * (c->p->crr ? 2 : 1) +
+	    CLIENT_OWN_FDS;
 	uint64_t have = sock_raise_nofile(want);
 
 	if (have == 0 || have >= want)

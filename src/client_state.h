@@ -41,7 +41,7 @@ struct client {
 	uint8_t				 dg_token[DGRAM_TOKEN_LEN];	/* -u */
 	/* --crr: where each transaction connects, each stream's message */
 	struct xfer_crr			 crr;
-	uint8_t				*crr_msg[GB_MAX_STREAMS];
+	uint8_t				*crr_msg[GB_MAX_FLOWS];
 };
 
 void	client_trace(const struct client *, const char *what,

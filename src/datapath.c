@@ -79,15 +79,8 @@ datapath_steps(int path)
 	    path == GB_PATH_GSO || path == GB_PATH_RECVMMSG ||
 	    path == GB_PATH_GRO || path == GB_PATH_SENDFILE ||
 	    path == GB_PATH_SPLICE || path == GB_PATH_UDP_RR_ASK ||
-	    path == GB_PATH_UDP_RR_ANSWER || path == GB_PATH_ZEROCOPY;
-}
-
-const char *
-datapath_thread_option(const struct gb_params *p)
-{
-	if (p->crr)
-		return "--crr";
-	return NULL;
+	    path == GB_PATH_UDP_RR_ANSWER || path == GB_PATH_ZEROCOPY ||
+	    path == GB_PATH_CRR_ASK || path == GB_PATH_CRR_ANSWER;
 }
 
 unsigned

@@ -63,7 +63,7 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 	 * own send completed).
 	 */
 	nbuf = params_conns(p);
-	if (datapath_thread_option(p) == NULL && !zc)
+	if (!zc)
 		nbuf = datapath_threads(p, 1, p->streams, p->threads != 0 ?
 		    p->threads : GB_AUTO_MAX_THREADS) * dirs;
 	if (nbuf * per <= GB_MAX_BUF_TOTAL)
@@ -74,32 +74,6 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 	    (unsigned long long)nbuf, (unsigned long long)per, zc ?
 	    " (with -Z's ring)" : "");
 	return -1;
-}
-
-/*
- * -P and --threads: a path that runs one thread a flow (--crr) has at
- * most GB_MAX_STREAMS flows and no fewer threads than flows.
- */
-static int
-params_flows_check(const struct gb_params *p, char *err, size_t errlen)
-{
-	const char *opt = datapath_thread_option(p);
-
-	if (opt == NULL)
-		return 0;
-	if (p->streams > GB_MAX_STREAMS) {
-		snprintf(err, errlen, "%s runs one thread a flow: at most %u "
-		    "flows (-P), not %u (the many-flow engine carries send, "
-		    "recv, -Z, --sendfile, --splice, --skip-rx-copy, --rr "
-		    "and -u)", opt, GB_MAX_STREAMS, p->streams);
-		return -1;
-	}
-	if (p->threads != 0 && p->threads < p->streams) {
-		snprintf(err, errlen, "%s runs one thread a flow: --threads "
-		    "%u is fewer than -P %u", opt, p->threads, p->streams);
-		return -1;
-	}
-	return 0;
 }
 
 /*
@@ -319,7 +293,6 @@ int
 params_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	if (params_memory_check(p, err, errlen) == -1 ||
-	    params_flows_check(p, err, errlen) == -1 ||
 	    params_min_check(p, err, errlen) == -1 ||
 	    params_path_check(p, err, errlen) == -1 ||
 	    params_udp_check(p, err, errlen) == -1 ||

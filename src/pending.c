@@ -578,9 +578,10 @@ pending_test_fds(const struct gb_params *p)
 {
 	uint64_t conns = params_conns(p);	/* many-flow: + an epoll a thread */
 
-	if (datapath_thread_option(p) == NULL)
-		return PD_FD_OWN + conns + conns / 2;	/* >= 2 flows an epoll */
-	return PD_FD_OWN + conns * PD_FD_STREAM;
+	/* --crr: an eventfd and a transaction's connection a flow more. */
+	if (p->crr)
+		return PD_FD_OWN + conns * PD_FD_STREAM;
+	return PD_FD_OWN + conns + conns / 2;	/* >= 2 flows an epoll */
 }
 
 const char *

@@ -222,8 +222,8 @@ sock_listen(const struct sock_local *l, uint16_t port, int family, char *err,
 	return listen_on(&a, 1, dev, err, errlen);
 }
 
-static int
-wait_connected(int fd, int timeout_ms)
+int
+sock_wait_connected(int fd, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 	socklen_t len = sizeof(int);
@@ -324,7 +324,8 @@ sock_connect(const struct sock_addr *a, const struct sock_local *l,
 		goto fail;
 	sock_set_nonblock(fd, 1);
 	if (connect(fd, (const struct sockaddr *)&a->ss, a->len) == -1 &&
-	    (errno != EINPROGRESS || wait_connected(fd, timeout_ms) == -1)) {
+	    (errno != EINPROGRESS || (timeout_ms != 0 &&
+	    sock_wait_connected(fd, timeout_ms) == -1))) {
 		snprintf(err, errlen, "cannot connect to %s port %u: %s",
 		    sock_ntop((const struct sockaddr *)&a->ss, name,
 		    sizeof(name)),
@@ -332,7 +333,8 @@ sock_connect(const struct sock_addr *a, const struct sock_local *l,
 		    strerror(errno));
 		goto fail;
 	}
-	sock_set_nonblock(fd, 0);
+	if (timeout_ms != 0)
+		sock_set_nonblock(fd, 0);
 	return fd;
 fail:
 	close(fd);

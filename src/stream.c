@@ -35,6 +35,7 @@ stream_io_init(struct stream_io *io, int fd, int path, size_t len,
 	atomic_init(&io->rr.crr.aborted, 0);
 	io->rr.crr.cur_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	io->rr.crr.cur = -1;
+	io->watch_fd = -1;
 }
 
 int

@@ -146,6 +146,7 @@ struct wflow {
 	int64_t		 moved;		/* flow_moved() at the last look */
 	int64_t		 since_ms;	/* when either last changed */
 	uint64_t	 wake_ns;	/* STREAM_WANT_TIME's, 0: none */
+	unsigned	 watch_gen;	/* stream_io.watch_gen in the epoll */
 };
 
 struct wloop {
@@ -185,6 +186,37 @@ wl_end(struct wloop *l, unsigned j, int rc, int errnum)
 	flow_end(f->s, rc, errnum);
 }
 
+/* fd in the epoll for flow j, edge-triggered both ways. */
+static int
+wl_add(struct wloop *l, unsigned j, int fd)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+	ev.data.u32 = j;
+	return epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/*
+ * After a step: a new socket the flow waits on (--crr's transaction)
+ * joins the epoll; the one before left it when it was closed.
+ */
+static int
+wl_watch(struct wloop *l, unsigned j)
+{
+	struct wflow *f = &l->f[j];
+	struct stream_io *io = &f->s->io;
+
+	if (io->watch_gen == f->watch_gen)
+		return 0;
+	f->watch_gen = io->watch_gen;
+	if (io->watch_fd < 0 || wl_add(l, j, io->watch_fd) == 0)
+		return 0;
+	io->what = "epoll_ctl (a transaction's connection)";
+	return -1;
+}
+
 /* Flow j waits until t (ns) at the latest: its socket may wake it first. */
 static void
 wl_wake_at(struct wloop *l, unsigned j, uint64_t t)
@@ -215,6 +247,8 @@ wl_round(struct wloop *l)
 			l->ntimed--;
 		}
 		rc = flow_step(l->f[j].s);
+		if (rc != 0 && rc != -1 && wl_watch(l, j) == -1)
+			rc = -1;
 		if (rc == STREAM_YIELD)
 			wl_queue(l, j);
 		else if (rc == STREAM_WANT_TIME)
@@ -318,7 +352,6 @@ wl_silent(struct wloop *l, int64_t now)
 static int
 wl_open(struct wloop *l, struct worker *w)
 {
-	struct epoll_event ev;
 	unsigned j;
 
 	memset(l, 0, sizeof(*l));
@@ -334,10 +367,11 @@ wl_open(struct wloop *l, struct worker *w)
 	for (j = 0; j < w->nflows; j++) {
 		l->f[j].s = &w->x->s[w->first + j * w->x->nw];
 		l->f[j].since_ms = monotime_ms();
-		memset(&ev, 0, sizeof(ev));
-		ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-		ev.data.u32 = j;
-		if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->f[j].s->fd, &ev) == -1)
+		if (wl_add(l, j, l->f[j].s->fd) == -1)
+			return -1;
+		/* --crr's answerer: the event loop's hand-over wakes it. */
+		if (l->f[j].s->io.rr.crr.wake >= 0 &&
+		    wl_add(l, j, l->f[j].s->io.rr.crr.wake) == -1)
 			return -1;
 		wl_queue(l, j);
 	}

@@ -16,9 +16,9 @@
 #     (its min transactions/s above 0);
 #  4. -P 2 without --threads: one thread a flow up to the CPUs;
 #     -P 7 --threads 3: 3 threads;
-#  5. refusals: past the listener's --max-flows (exit 3, naming it);
-#     --crr past 128 flows and on fewer threads than flows, -Z's rings
-#     of 1000 flows past the memory bound (exit 2, naming the option);
+#  5. refusals: past the listener's --max-flows, --crr flows past its
+#     --max-pending-source (exit 3, naming them); -Z's rings of 1000
+#     flows past the memory bound (exit 2, naming the option);
 #     a listener whose descriptor limit cannot hold
 #     the flows (exit 3, "descriptors"); a client whose cannot (exit 1,
 #     RLIMIT_NOFILE);
@@ -35,6 +35,8 @@
 #     listener's workers send): the counts add up, the paths are named;
 #     -u --rr -P 100 --threads 2: every request answered or lost, the
 #     answerer's count the asker's, every flow did transactions;
+#     --crr -P 200 --threads 2: a connection a transaction, both ends
+#     count them all, every flow did some;
 #  9. Ctrl-C of a -P 1000 client: exit 1 within 3 s, with its report.
 # Prints "ok"/"FAIL" per check and "N passed, M failed".
 set -eu
@@ -185,11 +187,11 @@ S=$LISTENER_PORT
 PIDS="$PIDS $LISTENER_PID"
 refused "-P 101 against --max-flows 100" 3 "--max-flows" \
     "$GB" -t 127.0.0.1 -p "$S" -P 101 -T 0.2
-refused "--crr -P 129" 2 "--crr" "$GB" -t 127.0.0.1 -p "$S" --crr -P 129
 refused "-Z -P 1000 (a ring a flow)" 2 "with -Z's ring" \
     "$GB" -t 127.0.0.1 -p "$S" -Z -P 1000
-refused "--crr -P 4 --threads 2" 2 "--threads" \
-    "$GB" -t 127.0.0.1 -p "$S" --crr -P 4 --threads 2
+refused "--crr -P 100 against --max-pending-source 16" 3 \
+    "--max-pending-source" "$GB" -t 127.0.0.1 -p "$S" --crr -P 100 \
+    --threads 2 -T 0.2
 # A listener held to 200 descriptors (hard limit too) and a client's 500.
 port=$(listener_free_port)
 (ulimit -n 200 && exec "$GB" -r -p "$port" --max-flows 1000 \
@@ -301,6 +303,21 @@ check "-u --rr -P 100 --threads 2: requests = answered + lost = taken, every flo
     r["rr"]["latency"]["count"] == r["sender"]["rr"]["transactions"],
     r["sender"]["flows"]["tps"]["min"] > 0, r["sender"]["flows"]["threads"])' \
     2>/dev/null)" = "(True, True, True, 2)"
+
+# --crr, 200 flows on 2 threads: a connection a transaction, both ends.
+listener_start "$GB" "$TMP/k.out" "$TMP/k.err" --max-pending 512 \
+    --max-pending-source 256 || fail "the --crr listener starts"
+K=$LISTENER_PORT
+PIDS="$PIDS $LISTENER_PID"
+rc=0
+"$GB" -t 127.0.0.1 -p "$K" --crr -P 200 --threads 2 -T 1 -J \
+    >"$TMP/cr.json" 2>"$TMP/cr.err" || rc=$?
+check "--crr -P 200 --threads 2: asked = answered = connections, every flow did some (exit $rc)" \
+    test "$(json "$TMP/cr.json" '(r["sender"]["rr"]["transactions"] ==
+    r["receiver"]["rr"]["transactions"] == r["sender"]["rr"]["connections"]
+    == r["receiver"]["rr"]["connections"] > 200,
+    r["sender"]["flows"]["tps"]["min"] > 0, r["sender"]["flows"]["threads"],
+    r["receiver"]["flows"]["threads"])' 2>/dev/null)" = "(True, True, 2, 2)"
 
 # 9. Ctrl-C of many flows.
 "$GB" -t 127.0.0.1 -p "$L" -P 1000 --threads 2 -T 30 >"$TMP/h.out" \

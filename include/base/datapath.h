@@ -24,8 +24,6 @@ int		 datapath_of(const struct gb_params *, int is_tx);
  * others run one thread a flow.
  */
 int		 datapath_steps(int path);
-/* The option whose path needs one thread a flow, or NULL: "-Z", ... */
-const char	*datapath_thread_option(const struct gb_params *);
 /*
  * The worker threads an end runs for its n flows on ncpus online CPUs:
  * --threads, else one a flow up to ncpus (at most GB_AUTO_MAX_THREADS;

@@ -162,6 +162,9 @@ struct stream_crr {
 	/* The asker: its transaction's connection, for crr_abort. */
 	pthread_mutex_t		 cur_lock;
 	int			 cur;		/* the connection, or -1 */
+	/* The many-flow engine: where the transaction is (stream_crr.c). */
+	int			 step;		/* enum crr_step */
+	uint64_t		 t0;		/* asker: its start; else deadline */
 	_Atomic uint64_t	 conns;
 };
 
@@ -235,6 +238,12 @@ struct stream_io {
 	int		 shut;		/* its write side is shut down */
 	unsigned	 budget;	/* calls left in this turn */
 	uint64_t	 wake_ns;	/* STREAM_WANT_TIME: CLOCK_MONOTONIC */
+	/*
+	 * Another socket the worker waits on for this flow (--crr's
+	 * transaction), -1 none; watch_gen changes with each new one.
+	 */
+	int		 watch_fd;
+	unsigned	 watch_gen;
 	char		*shared;
 	size_t		 shared_len;
 	/*

@@ -24,8 +24,8 @@
 struct xfer_crr {
 	const struct sock_addr	*to;
 	struct sock_local	 local;
-	const char		*msg[GB_MAX_STREAMS];
-	size_t			 msglen[GB_MAX_STREAMS];
+	const char		*msg[GB_MAX_FLOWS];
+	size_t			 msglen[GB_MAX_FLOWS];
 };
 
 /*

@@ -47,11 +47,14 @@ int	sock_bind_local(int fd, const struct sock_local *l, int family,
  * A blocking socket connected to addr within timeout_ms.  params may be
  * NULL (control connection); otherwise the test's options for the role
  * (is_tx) are set before connect(), so the SYN carries the MSS and the
- * window scale fits the buffer.
+ * window scale fits the buffer.  timeout_ms 0: a non-blocking socket,
+ * its connect() perhaps under way (sock_wait_connected says when done).
  */
 int	sock_connect(const struct sock_addr *, const struct sock_local *,
 	    const struct gb_params *, int is_tx, int timeout_ms,
 	    char *err, size_t errlen);
+/* fd's connect() done within timeout_ms (0: now?): 0, or -1 (ETIMEDOUT). */
+int	sock_wait_connected(int fd, int timeout_ms);
 /*
  * Set -b/--sndbuf/--rcvbuf, -M, -D, -C, --tos and --fq-rate for a data
  * socket of the role.
