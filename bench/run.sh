@@ -44,10 +44,10 @@
 # UDP (issue 15), on loopback and the MTU 1500 bed: each tool as fast as
 # it sends (gigebench -u -R 0, iperf3 -u -b 0, iperf -u -b 10G, nuttcp -u
 # -R 10g) at 64-byte and full-size (1472-byte, the MTU 1500 payload)
-# datagrams, 1 and 2 streams, --udp-seconds each (3 by default, as the
-# issue measured); gigebench also with --gso --gro at full size, and on
-# loopback bench/udp_ceiling.c, a bare sendmmsg()/recvmmsg() pair in one
-# process, as the kernel's ceiling.  The figures: datagrams received per
+# datagrams, 1 and 2 streams (--udp-streams), --udp-seconds each (3 by
+# default, as the issue measured); gigebench also with --gso --gro at
+# full size, and on loopback bench/udp_ceiling.c, a bare
+# sendmmsg()/recvmmsg() pair in one process, as the kernel's ceiling.  The figures: datagrams received per
 # second, loss, and CPU per datagram: the sender's per datagram sent, the
 # receiver's and the host's per datagram received.
 #
@@ -75,6 +75,7 @@ SWEEP_LENS="65536 131072 262144 1048576"
 TCP=1
 UDP=1
 UDP_SECS=3
+UDP_STREAMS=1,2
 UDP_LENS="64 1472"		# 1472: the payload of a full MTU 1500 frame
 
 usage() {
@@ -82,7 +83,7 @@ usage() {
 usage: bench/run.sh [--smoke] [--rounds n] [--seconds s] [--json file]
                     [--keep dir] [--beds list] [--no-lengths]
                     [--no-zerocopy] [--no-udp | --udp-only]
-                    [--udp-seconds s]
+                    [--udp-seconds s] [--udp-streams list]
 
   --smoke        one round of 1 s runs, loopback, defaults only
   --rounds n     interleaved rounds, 1-100 (default: $ROUNDS)
@@ -95,6 +96,8 @@ usage: bench/run.sh [--smoke] [--rounds n] [--seconds s] [--json file]
   --no-udp       skip the UDP cases
   --udp-only     only the UDP cases (on the beds lo and 1500)
   --udp-seconds s  seconds per UDP run, 1-60 (default: $UDP_SECS)
+  --udp-streams list  stream counts of the UDP cases, 1-128 each, like
+                 2,16 (default: $UDP_STREAMS)
 
 Environment: GIGEBENCH (default: build/gigebench), PYTHON, CC.
 EOF
@@ -107,12 +110,14 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1; ROUNDS=1; SECS=1; BEDS=lo; LENGTHS=0; ZEROCOPY=0
 		shift ;;
-	--rounds | --seconds | --json | --keep | --beds | --udp-seconds)
+	--rounds | --seconds | --json | --keep | --beds | --udp-seconds | \
+	    --udp-streams)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		case $1 in
 		--rounds) ROUNDS=$2 ;;
 		--seconds) SECS=$2 ;;
 		--udp-seconds) UDP_SECS=$2 ;;
+		--udp-streams) UDP_STREAMS=$2 ;;
 		--json) JSON_OUT=$2 ;;
 		--keep) KEEP=$2 ;;
 		--beds) BEDS=$2; BEDS_SET=1 ;;
@@ -135,6 +140,12 @@ for s in "$SECS" "$UDP_SECS"; do
 	case $s in '' | *[!0-9]*) die "seconds is not 1-60: $s" ;; esac
 	if [ "${#s}" -gt 2 ] || [ "$s" -lt 1 ] || [ "$s" -gt 60 ]; then
 		die "seconds is not 1-60: $s"
+	fi
+done
+for s in ${UDP_STREAMS//,/ }; do
+	case $s in '' | *[!0-9]*) die "a UDP stream count is not 1-128: $s" ;; esac
+	if [ "${#s}" -gt 3 ] || [ "$s" -lt 1 ] || [ "$s" -gt 128 ]; then
+		die "a UDP stream count is not 1-128: $s"
 	fi
 done
 [ "$TCP" -eq 1 ] || [ "$UDP" -eq 1 ] || die "--no-udp and --udp-only leave nothing to run"
@@ -559,7 +570,7 @@ if [ "$UDP" -eq 1 ]; then
 		[ "$bed" != 9000 ] || continue
 		[ "$bed" = lo ] && name="udp loopback" || name="udp mtu $bed"
 		for len in $UDP_LENS; do
-			for streams in 1 2; do
+			for streams in ${UDP_STREAMS//,/ }; do
 				list=""
 				for t in $TOOLS4; do list="$list $t:$len:$streams:udp"; done
 				[ "$len" -lt 1472 ] ||

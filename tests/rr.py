@@ -39,8 +39,10 @@ and -u in rr_udp.py (its cases run after these):
               listener's --silent-timeout of 2 s: the listener drops
               that connection when the silent timeout has passed since
               it was handed over, says so, and a real test runs within
-              --max-duration + --silent-timeout + 2 s; while the trickle
-              goes on, SIGTERM ends the listener within 2 s.
+              --max-duration + --silent-timeout + 2 s; the same with 2
+              streams on 1 thread (the many-flow engine's answerer);
+              while the trickle goes on, SIGTERM ends the listener
+              within 2 s.
   crr interrupt
               SIGINT to a --crr client while its listener is stopped
               (SIGSTOP) in the middle of a transaction: the client ends
@@ -394,10 +396,11 @@ def answered(s, request=b"g"):
         s.close()
 
 
-def trickle_start(port, keep):
-    """A hand-made --crr client of one stream and 1 MiB requests: its
+def trickle_start(port, keep, streams=1, threads=0):
+    """A hand-made --crr client of streams streams (on threads worker
+    threads; 2 on 1: the many-flow engine) and 1 MiB requests: its
     control connection (the accept's type and body, the start's type)
-    and its token; the stream's connection goes into keep."""
+    and its token; the streams' connections go into keep."""
     ctl = socket.create_connection((gbpeer.HOST, port), 3)
     keep.append(ctl)
     ctl.settimeout(3)
@@ -405,12 +408,51 @@ def trickle_start(port, keep):
         "program": "gigebench", "version": "1",
         "params": gbhello.params(rr=True, crr=True, nodelay=True,
                                  duration_ms=1000, req_size=1048576,
-                                 resp_size=1)}))
+                                 resp_size=1, streams=streams,
+                                 threads=threads)}))
     typ, acc = recv_msg(ctl)
     tok = acc.get("token", "")
-    keep.append(socket.create_connection((gbpeer.HOST, port)))
-    keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": 0}))
+    for i in range(streams):
+        keep.append(socket.create_connection((gbpeer.HOST, port)))
+        keep[-1].sendall(gbpeer.frame(4, {"token": tok, "stream": i}))
     return typ, acc, recv_msg(ctl)[0], tok
+
+
+def trickle_once(lst, keep, stop, streams, threads, what):
+    """One trickled transaction of stream 0: dropped at the silent
+    timeout, and a real test after it within the bound."""
+    said = lst.log().count("outlasted the silent timeout")
+    typ, acc, start, tok = trickle_start(lst.port, keep, streams, threads)
+    if not check("trickle%s: the hand-made --crr client is started" % what,
+                 typ == 2 and start == 5, str(acc)):
+        return False
+    conn = crr_conn(lst.port, tok, 0)
+    keep.append(conn)
+    t0 = time.monotonic()
+
+    def trickle():
+        while not stop.is_set():
+            try:
+                conn.send(b"x")
+            except OSError:
+                return
+            stop.wait(0.5)
+    threading.Thread(target=trickle, daemon=True).start()
+    r = None
+    while time.monotonic() - t0 < 12:
+        r = gbpeer.client(lst.port, "-T", "0.2")
+        if r.rc == 0:
+            break
+        time.sleep(0.5)
+    waited = time.monotonic() - t0
+    check("trickle%s: the listener drops the connection at its silent "
+          "timeout and says so" % what,
+          lst.log().count("outlasted the silent timeout") > said,
+          lst.log()[-400:])
+    check("trickle%s: a real test runs within --max-duration + "
+          "--silent-timeout + 2 s" % what, r is not None and r.rc == 0 and
+          waited < 6.0, "%.1f s: %s" % (waited, r.why() if r else ""))
+    return True
 
 
 def case_trickle(tmp):
@@ -419,35 +461,14 @@ def case_trickle(tmp):
                           "2", probe="ss")
     keep, stop = [], threading.Event()
     try:
-        typ, acc, start, tok = trickle_start(lst.port, keep)
-        if not check("trickle: the hand-made --crr client is started",
-                     typ == 2 and start == 5, str(acc)):
+        if not trickle_once(lst, keep, stop, 1, 0, ""):
             return
-        conn = crr_conn(lst.port, tok, 0)
-        keep.append(conn)
-        t0 = time.monotonic()
-
-        def trickle():
-            while not stop.is_set():
-                try:
-                    conn.send(b"x")
-                except OSError:
-                    return
-                stop.wait(0.5)
-        threading.Thread(target=trickle, daemon=True).start()
-        r = None
-        while time.monotonic() - t0 < 12:
-            r = gbpeer.client(lst.port, "-T", "0.2")
-            if r.rc == 0:
-                break
-            time.sleep(0.5)
-        waited = time.monotonic() - t0
-        check("trickle: the listener drops the connection at its silent "
-              "timeout and says so",
-              "outlasted the silent timeout" in lst.log(), lst.log()[-400:])
-        check("trickle: a real test runs within --max-duration + "
-              "--silent-timeout + 2 s", r is not None and r.rc == 0 and
-              waited < 6.0, "%.1f s: %s" % (waited, r.why() if r else ""))
+        stop.set()
+        for s in keep:
+            s.close()
+        keep, stop = [], threading.Event()
+        if not trickle_once(lst, keep, stop, 2, 1, " (2 flows on 1 thread)"):
+            return
         # A second one, held while the listener is asked to stop.
         tok = trickle_start(lst.port, keep)[3]
         conn2 = crr_conn(lst.port, tok, 0)
