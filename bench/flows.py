@@ -4,10 +4,12 @@ nuttcp and iperf, and against an earlier gigebench build, side by side on
 loopback.
 
     python3 bench/flows.py --neper /path/to/neper [--old /path/to/gigebench]
-        [--rounds 3] [--seconds 3] [--cases stream,rr] [--json FILE]
+        [--rounds 3] [--seconds 3] [--cases stream,rr,crr] [--json FILE]
 
 Cases: TCP stream at 1, 2, 16, 128 and 1,000 flows; TCP request/response
-of 1 byte each way at 1, 100 and 1,000 flows.  gigebench runs -P N with
+of 1 byte each way at 1, 100 and 1,000 flows, on the flows' connections
+(rr) and on a new connection a transaction (crr; the listener's pending
+caps raised to the flows).  gigebench runs -P N with
 --threads min(N, CPUs) (its default); neper -F N -T min(N, CPUs); iperf3
 -P N (Debian's 3.12: one thread, at most 128), nuttcp -N N, iperf -P N
 (up to 128 flows: past that they refuse or take minutes).  The older
@@ -100,28 +102,31 @@ def gb(binary, kind, n, secs, new=True):
             "-T", str(secs), "-J"]
     if new:
         args += ["--threads", str(threads(n))]
-    if kind == "rr":
-        args += ["--rr"]
+    if kind in ("rr", "crr"):
+        args += ["--" + kind]
     srv = [binary, "-r", "-1", "-q", "-p", str(port)]
     srv += ["--max-flows", str(max(n, 1024))] if new else \
         ["--max-streams", "128"]
+    if kind == "crr":	# a connection of each flow pending at any time
+        srv += ["--max-pending", str(max(2 * n, 256)),
+                "--max-pending-source", str(max(n, 16))]
     out, cpu = run_pair(srv, args, port, secs + 60, probe=False)
     r = json.loads(out)["result"]
-    if kind == "rr":
+    if kind != "stream":
         t = r["rr"]["transactions"]
         return r["rr"]["per_s"], t, cpu
     return r["receiver"]["mbps"], r["receiver"]["bytes"], cpu
 
 
 def neper(d, kind, n, secs):
-    prog = os.path.join(d, "tcp_stream" if kind == "stream" else "tcp_rr")
+    prog = os.path.join(d, "tcp_" + kind)
     cport, dport = free_port(), free_port()
     common = ["-F", str(n), "-T", str(threads(n)), "-l", str(secs),
               "-C", str(cport), "-P", str(dport)]
     out, cpu = run_pair([prog] + common, [prog, "-c", "-H", "127.0.0.1"] +
                         common, cport, secs + 60)
     kv = dict(l.split("=", 1) for l in out.splitlines() if "=" in l)
-    if kind == "rr":
+    if kind != "stream":
         tps = float(kv["throughput"])
         return tps, int(kv["num_transactions"]), cpu
     bps = float(kv["remote_throughput"])
@@ -175,7 +180,8 @@ def tools(a):
 
 
 CASES = [("stream", n) for n in (1, 2, 16, 128, 1000)] + \
-        [("rr", n) for n in (1, 100, 1000)]
+        [("rr", n) for n in (1, 100, 1000)] + \
+        [("crr", n) for n in (1, 100, 1000)]
 
 
 def main():
@@ -184,7 +190,7 @@ def main():
     ap.add_argument("--old", help="an earlier gigebench binary")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=3)
-    ap.add_argument("--cases", default="stream,rr")
+    ap.add_argument("--cases", default="stream,rr,crr")
     ap.add_argument("--json")
     a = ap.parse_args()
     kinds = a.cases.split(",")

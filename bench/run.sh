@@ -46,7 +46,7 @@
 # -R 10g) at 64-byte and full-size (1472-byte, the MTU 1500 payload)
 # datagrams, 1 and 2 streams (--udp-streams), --udp-seconds each (3 by
 # default, as the issue measured); gigebench also with --gso --gro at
-# full size, and on loopback bench/udp_ceiling.c, a bare
+# each length, and on loopback bench/udp_ceiling.c, a bare
 # sendmmsg()/recvmmsg() pair in one process, as the kernel's ceiling.  The figures: datagrams received per
 # second, loss, and CPU per datagram: the sender's per datagram sent, the
 # receiver's and the host's per datagram received.
@@ -573,8 +573,7 @@ if [ "$UDP" -eq 1 ]; then
 			for streams in ${UDP_STREAMS//,/ }; do
 				list=""
 				for t in $TOOLS4; do list="$list $t:$len:$streams:udp"; done
-				[ "$len" -lt 1472 ] ||
-				    list="$list gigebench:$len:$streams:udp-gso"
+				list="$list gigebench:$len:$streams:udp-gso"
 				[ "$bed" != lo ] || list="$list ceiling:$len:$streams:udp"
 				case_add "$name, $len B x $streams" "$bed" "$list"
 				[ "$SMOKE" -eq 0 ] || break 3

@@ -395,6 +395,7 @@ TARGET_UDP_PPS_PEER = 2.0
 TARGET_UDP_PPS_CEILING = 0.9
 TARGET_UDP_MBPS_PEER = 1.2
 TARGET_UDP_MBPS_GSO = 2.0
+TARGET_UDP_2FLOWS = 1.1
 TARGET_UDP_HOST_CPU = 0.7
 TARGET_TCP_HOST_CPU = 1.00
 
@@ -466,6 +467,15 @@ def udp_targets(cases, add):
         ceil = next((t for t in tools if t['tool'] == 'ceiling'), None)
         if gb is None or not peers:
             continue
+        if name.endswith(' x 2'):	# issue 32: 2 flows on 2 CPUs
+            top = max(peers, key=lambda t: t['rx_pps'] or 0)
+            add('%s: received pps / best peer\'s (%s %.0f kpps), 2 flows' % (
+                name, top['tool'], (top['rx_pps'] or 0) / 1e3),
+                ratio(gb['rx_pps'], top['rx_pps']), TARGET_UDP_2FLOWS)
+            add('%s: loss %% - %s\'s (%s %%): no more loss, 2 flows' % (
+                name, top['tool'], fmt(top['loss'], '%.2f')),
+                None if gb['loss'] is None or top['loss'] is None
+                else gb['loss'] - top['loss'], 0.0, le=True)
         small = tools[0]['eff_len'] < 1472
         if small:
             best = max(peers, key=lambda t: t['rx_pps'] or 0)

@@ -101,8 +101,8 @@ datapath_threads(const struct gb_params *p, int is_tx, unsigned n,
 	 * -u but --rr: half the CPUs, the other half for the kernel's part of each
 	 * datagram (its receiving socket's softirq, and on loopback or a
 	 * veth the whole receive path in the sender's context).  Measured
-	 * on 2 CPUs, 64 B x 2 flows: a thread a flow lost 59 % at 447 kpps,
-	 * one thread an end 1.5 % at 700 kpps (bench/README.md).
+	 * on 2 CPUs, 64 B x 2 flows: a thread a flow lost 66 % at 467 kpps,
+	 * one thread an end 2.2 % at 700 kpps (bench/README.md).
 	 */
 	if (p->threads == 0 && p->udp && !p->rr)
 		t /= 2;
