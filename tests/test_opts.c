@@ -523,11 +523,9 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "-n", "many" }, "-n", "many", NULL },
 	{ { "-t", "h", "-n", "" }, "-n", "\"\"", NULL },
 	{ { "-t", "h", "--count", "-3" }, "--count", "-3", NULL },
-	/* -P: 1-10000; 1-128 for a path of a thread a flow */
+	/* -P: 1-10000; -Z's rings, one a flow, within the memory bound */
 	{ { "-t", "h", "-P", "10001" }, "-P", "10001", NULL },
 	{ { "-t", "h", "-Z", "-P", "129" }, "-Z", "129", NULL },
-	{ { "-t", "h", "--splice", "-P", "4", "--threads", "2" }, "--threads", "2",
-	    NULL },
 	{ { "-t", "h", "--threads", "1025" }, "--threads", "1025", NULL },
 	{ { "-t", "h", "-P", "4x" }, "-P", "4x", NULL },
 	{ { "-t", "h", "-P", "" }, "-P", "\"\"", NULL },
