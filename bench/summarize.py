@@ -455,6 +455,19 @@ def print_udp_case(name, tools, out):
                   ', '.join(paths))
 
 
+def pps_and_loss(add, name, gb, peers, target, tag):
+    """Received pps over the best peer's, and no more loss than it, through
+    add(); tag ends both lines (', 2 flows')."""
+    best = max(peers, key=lambda t: t['rx_pps'] or 0)
+    add('%s: received pps / best peer\'s (%s %.0f kpps)%s' % (
+        name, best['tool'], (best['rx_pps'] or 0) / 1e3, tag),
+        ratio(gb['rx_pps'], best['rx_pps']), target)
+    add('%s: loss %% - %s\'s (%s %%): no more loss%s' % (
+        name, best['tool'], fmt(best['loss'], '%.2f'), tag),
+        None if gb['loss'] is None or best['loss'] is None
+        else gb['loss'] - best['loss'], 0.0, le=True)
+
+
 def udp_targets(cases, add):
     """Issue 15's targets against the UDP medians, through add()."""
     for name, tools in cases:
@@ -468,25 +481,11 @@ def udp_targets(cases, add):
         if gb is None or not peers:
             continue
         if name.endswith(' x 2'):	# issue 32: 2 flows on 2 CPUs
-            top = max(peers, key=lambda t: t['rx_pps'] or 0)
-            add('%s: received pps / best peer\'s (%s %.0f kpps), 2 flows' % (
-                name, top['tool'], (top['rx_pps'] or 0) / 1e3),
-                ratio(gb['rx_pps'], top['rx_pps']), TARGET_UDP_2FLOWS)
-            add('%s: loss %% - %s\'s (%s %%): no more loss, 2 flows' % (
-                name, top['tool'], fmt(top['loss'], '%.2f')),
-                None if gb['loss'] is None or top['loss'] is None
-                else gb['loss'] - top['loss'], 0.0, le=True)
+            pps_and_loss(add, name, gb, peers, TARGET_UDP_2FLOWS, ', 2 flows')
         small = tools[0]['eff_len'] < 1472
         if small:
-            best = max(peers, key=lambda t: t['rx_pps'] or 0)
             if name == 'udp loopback, 64 B x 1':
-                add('%s: received pps / best peer\'s (%s %.0f kpps)' % (
-                    name, best['tool'], (best['rx_pps'] or 0) / 1e3),
-                    ratio(gb['rx_pps'], best['rx_pps']), TARGET_UDP_PPS_PEER)
-                add('%s: loss %% - %s\'s (%s %%): no more loss' % (
-                    name, best['tool'], fmt(best['loss'], '%.2f')),
-                    None if gb['loss'] is None or best['loss'] is None
-                    else gb['loss'] - best['loss'], 0.0, le=True)
+                pps_and_loss(add, name, gb, peers, TARGET_UDP_PPS_PEER, '')
                 if ceil is not None:
                     add('%s: received pps / udp_ceiling\'s' % name,
                         ratio(gb['rx_pps'], ceil['rx_pps']),

@@ -70,29 +70,13 @@ datapath_of(const struct gb_params *p, int is_tx)
 	return datapath_asked(p, is_tx);
 }
 
-int
-datapath_steps(int path)
-{
-	return path == GB_PATH_SEND || path == GB_PATH_RECV ||
-	    path == GB_PATH_SKIP_RX_COPY || path == GB_PATH_RR_ASK ||
-	    path == GB_PATH_RR_ANSWER || path == GB_PATH_SENDMMSG ||
-	    path == GB_PATH_GSO || path == GB_PATH_RECVMMSG ||
-	    path == GB_PATH_GRO || path == GB_PATH_SENDFILE ||
-	    path == GB_PATH_SPLICE || path == GB_PATH_UDP_RR_ASK ||
-	    path == GB_PATH_UDP_RR_ANSWER || path == GB_PATH_ZEROCOPY ||
-	    path == GB_PATH_CRR_ASK || path == GB_PATH_CRR_ANSWER;
-}
-
 unsigned
-datapath_threads(const struct gb_params *p, int is_tx, unsigned n,
-    unsigned ncpus)
+datapath_threads(const struct gb_params *p, unsigned n, unsigned ncpus)
 {
 	unsigned t;
 
 	if (n == 0)
 		return 0;
-	if (!datapath_steps(datapath_of(p, is_tx)))
-		return n;
 	if (p->threads != 0)
 		t = p->threads;
 	else

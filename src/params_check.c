@@ -64,7 +64,7 @@ params_memory_check(const struct gb_params *p, char *err, size_t errlen)
 	 */
 	nbuf = params_conns(p);
 	if (!zc)
-		nbuf = datapath_threads(p, 1, p->streams, p->threads != 0 ?
+		nbuf = datapath_threads(p, p->streams, p->threads != 0 ?
 		    p->threads : GB_AUTO_MAX_THREADS) * dirs;
 	if (nbuf * per <= GB_MAX_BUF_TOTAL)
 		return 0;

@@ -312,7 +312,7 @@ xfer_plan(struct xfer *x, int path, char *err, size_t errlen)
 	size_t size = x->p.buflen;
 	unsigned i;
 
-	x->nw = datapath_threads(&x->p, x->is_tx, x->n,
+	x->nw = datapath_threads(&x->p, x->n,
 	    ncpus > 0 ? (unsigned)ncpus : 1);
 	if ((x->w = calloc(x->nw, sizeof(*x->w))) == NULL)
 		goto nomem;
@@ -329,11 +329,6 @@ xfer_plan(struct xfer *x, int path, char *err, size_t errlen)
 		x->w[i].nflows = (x->n - i + x->nw - 1) / x->nw;
 		if (x->w[i].nflows < 2)
 			continue;
-		if (!datapath_steps(path)) {
-			snprintf(err, errlen, "%s cannot run %u flows on a "
-			    "thread", datapath_name(path), x->w[i].nflows);
-			return -1;
-		}
 		if (posix_memalign((void **)&x->w[i].buf, 4096, size) != 0)
 			goto nomem;
 		memset(x->w[i].buf, x->is_tx || x->p.rr ? STREAM_FILL_BYTE : 0,

@@ -11,8 +11,8 @@
  * drain; the epoll's timeout is the nearest such time), and goes on from
  * there the next time; one buffer serves all of a worker's flows.  The
  * paths are sender.c's, sender_dgram.c's, receiver.c's and
- * stream_rr.c's, the same loops either way (datapath_steps says which
- * can step).
+ * stream_rr.c's, stream_rr_dgram.c's and stream_crr.c's, the same loops
+ * either way.
  *
  * Time stays the event loop's: the worker reads the stop flag after each
  * round and at least every WORKER_TICK_MS, and a flow that moved nothing

@@ -19,18 +19,12 @@ int		 datapath_asked(const struct gb_params *, int is_tx);
 /* The path an end's streams take: datapath_asked's, or -u's mmsg paths. */
 int		 datapath_of(const struct gb_params *, int is_tx);
 /*
- * Does a path run on the many-flow engine, many flows a thread over
- * non-blocking sockets?  send, recv, --skip-rx-copy and --rr's do; the
- * others run one thread a flow.
- */
-int		 datapath_steps(int path);
-/*
  * The worker threads an end runs for its n flows on ncpus online CPUs:
  * --threads, else one a flow up to ncpus (at most GB_AUTO_MAX_THREADS;
- * -u but --rr: half that, at least one), never more than n; n for a path that
- * does not step.
+ * -u but --rr: half that, at least one), never more than n.  Every path
+ * steps, so any count serves any path.
  */
-unsigned	 datapath_threads(const struct gb_params *, int is_tx,
-		    unsigned n, unsigned ncpus);
+unsigned	 datapath_threads(const struct gb_params *, unsigned n,
+		    unsigned ncpus);
 
 #endif /* GB_DATAPATH_H */

@@ -25,8 +25,7 @@ int	receiver_open(struct stream_io *, int fd, int path, size_t len,
  * (EAGAIN: the peer was silent for silent_ms).  A --skip-rx-copy whose
  * kernel copied after all ends with the plain path and io->note.  On a
  * non-blocking socket (io->nonblock) it returns an enum stream_want
- * where the socket would block and is called again to go on
- * (datapath_steps says which paths can).
+ * where the socket would block and is called again to go on.
  */
 int	receiver_run(struct stream_io *);
 /*
