@@ -4,7 +4,8 @@ nuttcp and iperf, and against an earlier gigebench build, side by side on
 loopback.
 
     python3 bench/flows.py --neper /path/to/neper [--old /path/to/gigebench]
-        [--rounds 3] [--seconds 3] [--cases stream,rr,crr] [--json FILE]
+        [--rounds 3] [--seconds 3] [--cases stream,rr,crr] [--bed lo|1500]
+        [--json FILE]
 
 Cases: TCP stream at 1, 2, 16, 128 and 1,000 flows; TCP request/response
 of 1 byte each way at 1, 100 and 1,000 flows, on the flows' connections
@@ -15,6 +16,10 @@ caps raised to the flows).  gigebench runs -P N with
 (up to 128 flows: past that they refuse or take minutes).  The older
 gigebench build (--old: before the flow engine, a thread a flow, at
 most 128) runs the cases it can, for the no-regression ratio.
+
+--bed 1500 (root) runs every case between two network namespaces joined
+by a veth pair at MTU 1500 (198.18.0.1 sends, 198.18.0.2 listens; made for
+the run, removed after, also on failure or ^C) instead of on loopback.
 
 Every round runs each tool once per case, in a different order each
 round; the table has the median of the rounds per tool, the ratio of
@@ -28,6 +33,7 @@ import json
 import os
 import random
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -45,6 +51,43 @@ def busy_s():
     with open("/proc/stat") as f:
         v = [int(x) for x in f.readline().split()[1:]]
     return (sum(v) - v[3] - v[4]) / HZ
+
+
+class Bed:
+    """Where the tools run: loopback, or a veth pair's two namespaces."""
+    host = "127.0.0.1"
+    srv = []	# the command prefix of the listening end
+    cli = []	# of the connecting end
+    names = []
+
+    def up_1500(self):
+        tag = "gbf%d" % os.getpid()
+        a, b = tag + "a", tag + "b"
+        self.names = [a, b]
+        for cmd in (["ip", "netns", "add", a], ["ip", "netns", "add", b],
+                    ["ip", "-n", a, "link", "add", "veth0", "mtu", "1500",
+                     "type", "veth", "peer", "name", "veth1", "netns", b,
+                     "mtu", "1500"],
+                    ["ip", "-n", a, "addr", "add", "198.18.0.1/24", "dev",
+                     "veth0"],
+                    ["ip", "-n", b, "addr", "add", "198.18.0.2/24", "dev",
+                     "veth1"],
+                    ["ip", "-n", a, "link", "set", "veth0", "up"],
+                    ["ip", "-n", b, "link", "set", "veth1", "up"],
+                    ["ip", "-n", a, "link", "set", "lo", "up"],
+                    ["ip", "-n", b, "link", "set", "lo", "up"]):
+            subprocess.run(cmd, check=True)
+        self.host = "198.18.0.2"
+        self.cli = ["ip", "netns", "exec", a]
+        self.srv = ["ip", "netns", "exec", b]
+
+    def down(self):
+        for n in self.names:
+            subprocess.run(["ip", "netns", "del", n], stderr=subprocess.DEVNULL)
+        self.names = []
+
+
+BED = Bed()
 
 
 def free_port():
@@ -67,14 +110,18 @@ def wait_port(port, t=5.0):
 
 
 def run_pair(server, client, port, timeout, probe=True):
-    """Start server, wait for port, run client; (stdout, busy s)."""
+    """Start server, wait for port, run client; (stdout, busy s).  On the
+    veth bed the port cannot be probed from here: a second's wait."""
+    server, client = BED.srv + server, BED.cli + client
+    if BED.srv:
+        probe = False
     srv = subprocess.Popen(server, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
     try:
         if probe and not wait_port(port):
             raise RuntimeError("server did not listen: %s" % server)
         if not probe:
-            time.sleep(0.5)
+            time.sleep(1.0 if BED.srv else 0.5)
         b0 = busy_s()
         c = subprocess.run(client, capture_output=True, text=True,
                            timeout=timeout)
@@ -98,7 +145,7 @@ def threads(n):
 
 def gb(binary, kind, n, secs, new=True):
     port = free_port()
-    args = [binary, "-t", "127.0.0.1", "-p", str(port), "-P", str(n),
+    args = [binary, "-t", BED.host, "-p", str(port), "-P", str(n),
             "-T", str(secs), "-J"]
     if new:
         args += ["--threads", str(threads(n))]
@@ -122,8 +169,8 @@ def neper(d, kind, n, secs):
     prog = os.path.join(d, "tcp_" + kind)
     cport, dport = free_port(), free_port()
     common = ["-F", str(n), "-T", str(threads(n)), "-l", str(secs),
-              "-C", str(cport), "-P", str(dport)]
-    out, cpu = run_pair([prog] + common, [prog, "-c", "-H", "127.0.0.1"] +
+              "-C", str(cport), "-P", str(dport), "--nolog"]
+    out, cpu = run_pair([prog] + common, [prog, "-c", "-H", BED.host] +
                         common, cport, secs + 60)
     kv = dict(l.split("=", 1) for l in out.splitlines() if "=" in l)
     if kind != "stream":
@@ -135,9 +182,9 @@ def neper(d, kind, n, secs):
 
 def iperf3(kind, n, secs):
     port = free_port()
-    out, cpu = run_pair(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p",
+    out, cpu = run_pair(["iperf3", "-s", "-1", "-B", BED.host, "-p",
                          str(port)],
-                        ["iperf3", "-c", "127.0.0.1", "-p", str(port), "-P",
+                        ["iperf3", "-c", BED.host, "-p", str(port), "-P",
                          str(n), "-t", str(secs), "-J"], port, secs + 60,
                         probe=False)	# -1: a probe would be its test
     e = json.loads(out)["end"]["sum_received"]
@@ -148,7 +195,7 @@ def nuttcp(kind, n, secs):
     port = free_port()	# control; data from 5001 (-p), one a flow
     out, cpu = run_pair(["nuttcp", "-1", "-P", str(port)],
                         ["nuttcp", "-P", str(port), "-N", str(n), "-T",
-                         str(secs), "127.0.0.1"], port, secs + 60,
+                         str(secs), BED.host], port, secs + 60,
                         probe=False)
     m = re.search(r"([\d.]+) MB /\s+([\d.]+) sec =\s+([\d.]+) Mbps",
                   out)
@@ -157,8 +204,8 @@ def nuttcp(kind, n, secs):
 
 def iperf2(kind, n, secs):
     port = free_port()
-    out, cpu = run_pair(["iperf", "-s", "-B", "127.0.0.1", "-p", str(port)],
-                        ["iperf", "-c", "127.0.0.1", "-p", str(port), "-P",
+    out, cpu = run_pair(["iperf", "-s", "-B", BED.host, "-p", str(port)],
+                        ["iperf", "-c", BED.host, "-p", str(port), "-P",
                          str(n), "-t", str(secs), "-f", "m"], port,
                         secs + 60)
     lines = [l for l in out.splitlines() if "Mbits/sec" in l]
@@ -191,8 +238,21 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--cases", default="stream,rr,crr")
+    ap.add_argument("--bed", default="lo", choices=("lo", "1500"))
     ap.add_argument("--json")
     a = ap.parse_args()
+    if a.bed == "1500":
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+        try:
+            BED.up_1500()
+            return measure(a)
+        finally:
+            BED.down()
+    return measure(a)
+
+
+def measure(a):
+    """The rounds, the table and the JSON; 1 when a run gave no figure."""
     kinds = a.cases.split(",")
     cases = [c for c in CASES if c[0] in kinds]
     tl = tools(a)
@@ -237,7 +297,7 @@ def main():
                          "samples": s})
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"ncpus": NCPU, "seconds": a.seconds,
+            json.dump({"ncpus": NCPU, "seconds": a.seconds, "bed": a.bed,
                        "rounds": a.rounds, "rows": rows}, f, indent=1)
     return 1 if bad else 0
 
