@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/cpulist.h"
+#include "base/dscp.h"
 #include "base/params.h"
 #include "base/sweep.h"
 #include "base/units.h"
@@ -31,7 +32,7 @@ enum opts_syntax {
 	SYN_SECONDS,	/* 10, 2.5 */
 	SYN_MBPS,	/* 1g, 2500m: into Mbit/s */
 	SYN_PACING,	/* 500m, 1k: into bytes/s */
-	SYN_TOS		/* 16, 0x10 */
+	SYN_TOS		/* 16, 0x10, EF */
 };
 
 static const struct opts_param {
@@ -65,26 +66,21 @@ static const struct opts_param {
 #define NPARAMS	(sizeof(opts_params) / sizeof(opts_params[0]))
 
 /*
- * --tos: decimal or 0x hex; a leading 0 is not octal, to avoid
- * surprises.  Every bad value gets the one message.
+ * --tos as a number: decimal or 0x hex, a leading 0 not octal, to avoid
+ * surprises.  Reading stops once past max, so nothing overflows.
  */
 static int
-opts_tos(const char *s, const struct params_field *f, uint64_t *out,
-    char *why, size_t len)
+opts_tos_number(const char *s, uint64_t max, uint64_t *out)
 {
 	const char *p = s, *digits;
 	unsigned base = 10, d;
 	uint64_t v = 0;
 
-	if (*s == '\0') {
-		snprintf(why, len, "TOS is empty: \"\"");
-		return -1;
-	}
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		base = 16;
 		p += 2;
 	}
-	for (digits = p; *p != '\0' && v <= f->max; p++) {
+	for (digits = p; *p != '\0' && v <= max; p++) {
 		if (*p >= '0' && *p <= '9')
 			d = (unsigned)(*p - '0');
 		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
@@ -95,10 +91,36 @@ opts_tos(const char *s, const struct params_field *f, uint64_t *out,
 			break;
 		v = v * base + d;
 	}
-	if (p == digits || *p != '\0' || v < f->min || v > f->max) {
-		snprintf(why, len, "TOS is not %llu-%llu or 0x%02llx-0x%02llx: "
-		    "%s", (unsigned long long)f->min, (unsigned long long)f->max,
-		    (unsigned long long)f->min, (unsigned long long)f->max, s);
+	if (p == digits || *p != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * --tos: a number, or a DSCP name (base/dscp.h) that puts its code point
+ * in the six high bits with ECN 0, since TCP sets ECN itself: EF is 184,
+ * 0xb8.  Every bad value, the empty one too, gets the one message, which
+ * names the three forms.
+ */
+static int
+opts_tos(const char *s, const struct params_field *f, uint64_t *out,
+    char *why, size_t len)
+{
+	uint64_t v = 0;
+	int dscp, ok;
+
+	if ((dscp = dscp_parse(s)) != -1) {
+		v = (uint64_t)dscp << DSCP_TOS_SHIFT;
+		ok = 1;
+	} else
+		ok = opts_tos_number(s, f->max, &v) == 0;
+	if (!ok || v < f->min || v > f->max) {
+		snprintf(why, len, "TOS is not %llu-%llu, 0x%02llx-0x%02llx or "
+		    "a DSCP name (EF, CS0-CS7, AF11-AF43, VA, LE): %s",
+		    (unsigned long long)f->min, (unsigned long long)f->max,
+		    (unsigned long long)f->min, (unsigned long long)f->max,
+		    opts_shown(s));
 		return -1;
 	}
 	*out = v;

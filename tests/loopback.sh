@@ -372,6 +372,12 @@ check "--tos 0x10: read back on both ends (IPv4 and v4-mapped IPv6)" \
     json_check "$TMP/tos.json" '
 all(s["tos"] == 16 and s["warnings"] == [] for s in '"$both"') and
 d["params"]["tos"] == 16'
+check "--tos ef (a DSCP name): test exits 0" \
+    gb_json tosef -t 127.0.0.1 -T 0.5 --tos ef
+check "--tos ef: 184 (EF << 2) read back on both ends" \
+    json_check "$TMP/tosef.json" '
+all(s["tos"] == 184 and s["warnings"] == [] for s in '"$both"') and
+d["params"]["tos"] == 184'
 listen -1
 rc=0
 "$GB" -t 127.0.0.1 -p "$PORT" -T 1 -Z -P 2 -v >"$TMP/zv.out" \

@@ -175,8 +175,10 @@ values()
 		    "over-maximum 10001" "overflowing 4294967297" \
 		    "overflowing 99999999999999999999"
 		;;
-	tos)		# --tos: 0-255 or 0x00-0xff; zero is a valid TOS
-		printf '%s\n' "empty " "non-numeric ef" "trailing 16x" \
+	tos)		# --tos: 0-255, 0x00-0xff or a DSCP name (EF, CS5, ...);
+			# zero is a valid TOS
+		printf '%s\n' "empty " "non-numeric lowdelay" "not-a-name AF44" \
+		    "trailing 16x" \
 		    "trailing 0x" "trailing 010.0" "negative -1" \
 		    "over-maximum 256" "over-maximum 0x100" \
 		    "overflowing 99999999999999999999" \

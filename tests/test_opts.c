@@ -123,6 +123,16 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--tos", "184" }, F_TOS, 184 },
 	{ { "-t", "h", "--tos", "0" }, F_TOS, 0 },
 	{ { "-t", "h", "--tos=010" }, F_TOS, 10 },	/* not octal */
+	/* --tos: a DSCP name, any case: DSCP << 2, ECN 0 */
+	{ { "-t", "h", "--tos", "EF" }, F_TOS, 184 },
+	{ { "-t", "h", "--tos", "ef" }, F_TOS, 184 },
+	{ { "-t", "h", "--tos", "CS5" }, F_TOS, 160 },
+	{ { "-t", "h", "--tos", "AF41" }, F_TOS, 136 },
+	{ { "-t", "h", "--tos", "aF41" }, F_TOS, 136 },
+	{ { "-t", "h", "--tos", "LE" }, F_TOS, 4 },
+	{ { "-t", "h", "--tos", "VA" }, F_TOS, 176 },
+	{ { "-t", "h", "--tos", "cs0" }, F_TOS, 0 },
+	{ { "-t", "h", "--tos=CS7" }, F_TOS, 224 },
 	{ { "--restore" }, F_ROLE, GB_ROLE_RESTORE },
 	{ { "-t", "h" }, F_CAPTURE, 0 },
 	{ { "-t", "h", "--capture" }, F_CAPTURE, 1 },
@@ -273,6 +283,10 @@ static const struct good_case good_cases[] = {
 	{ { "-S", "-T", "3" }, F_DURATION, 3000 },
 };
 
+/* --tos's one message for every bad value, less the value. */
+#define TOS_BAD	"--tos: TOS is not 0-255, 0x00-0xff or a DSCP name (EF, " \
+	"CS0-CS7, AF11-AF43, VA, LE): "
+
 static const struct bad_case bad_cases[] = {
 	/* the shapes promised in the man page, word for word */
 	{ { "-t", "h", "-l", "9G" }, "-l", "9G",
@@ -393,9 +407,9 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "--fq-rate", "99999999999999999999m" }, "--fq-rate",
 	    "99999999999999999999m", NULL },
 	{ { "-t", "h", "--fq-rate=" }, "--fq-rate", "\"\"", NULL },
-	/* --tos: 0-255 */
+	/* --tos: 0-255, 0x00-0xff or a DSCP name, one message */
 	{ { "-t", "h", "--tos", "256" }, "--tos", "256",
-	    "--tos: TOS is not 0-255 or 0x00-0xff: 256" },
+	    TOS_BAD "256" },
 	{ { "-t", "h", "--tos", "0x100" }, "--tos", "0x100", NULL },
 	{ { "-t", "h", "--tos", "0x" }, "--tos", "0x", NULL },
 	{ { "-t", "h", "--tos", "0x1g" }, "--tos", "0x1g", NULL },
@@ -403,7 +417,15 @@ static const struct bad_case bad_cases[] = {
 	{ { "-t", "h", "--tos", "lowdelay" }, "--tos", "lowdelay", NULL },
 	{ { "-t", "h", "--tos", "0x10000000000000000010" }, "--tos",
 	    "0x10000000000000000010", NULL },
-	{ { "-t", "h", "--tos", "" }, "--tos", "\"\"", NULL },
+	{ { "-t", "h", "--tos", "" }, "--tos", "\"\"", TOS_BAD "\"\"" },
+	{ { "-t", "h", "--tos", "AF44" }, "--tos", "AF44", TOS_BAD "AF44" },
+	{ { "-t", "h", "--tos", "CS8" }, "--tos", "CS8", TOS_BAD "CS8" },
+	{ { "-t", "h", "--tos", "E F" }, "--tos", "E F", TOS_BAD "E F" },
+	{ { "-t", "h", "--tos", "EF " }, "--tos", "EF ", NULL },
+	{ { "-t", "h", "--tos", "EFX" }, "--tos", "EFX", NULL },
+	{ { "-t", "h", "--tos", "AF4" }, "--tos", "AF4", NULL },
+	{ { "-t", "h", "--tos", "CS" }, "--tos", "CS", NULL },
+	{ { "-t", "h", "--tos", "foo" }, "--tos", "foo", TOS_BAD "foo" },
 	{ { "-t", "h", "--csv", "" }, "--csv", "\"\"", NULL },
 	{ { "-t", "h", "--rcvbuf", "x" }, "--rcvbuf", "x", NULL },
 	{ { "-t", "h", "--rcvbuf=" }, "--rcvbuf", "\"\"", NULL },

@@ -7,10 +7,11 @@
 # not gigebench's, and when an option that takes a value is not in the
 # value cases below.  Values: -C offers the running kernel's congestion
 # controls, -I and --bind-dev its interfaces, --sweep the sweep parameters
-# (PARAM=), -f the units, --csv, --plot and --psk files, --timestamps= its
-# default format; the other values are numbers or addresses, and nothing is
-# offered for them.  The last word is a host.  After --ttcp, and for the
-# name ttcp (the package's alternative), the classic tool's letters.
+# (PARAM=), -f the units, --tos the DSCP names (it also takes a number),
+# --csv, --plot and --psk files, --timestamps= its default format; the
+# other values are numbers or addresses, and nothing is offered for them.
+# The last word is a host.  After --ttcp, and for the name ttcp (the
+# package's alternative), the classic tool's letters.
 # After merge (the first word), merge's options, --figure's names and
 # *.json files.
 
@@ -31,6 +32,10 @@ _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R -r
 
 # -f: bits (k m g) or bytes (K M G) a second, in both modes.
 _gigebench_units="k m g K M G"
+
+# --tos: the DSCP names of src/dscp.c.
+_gigebench_dscp="CS0 CS1 CS2 CS3 CS4 CS5 CS6 CS7 AF11 AF12 AF13 AF21 AF22
+AF23 AF31 AF32 AF33 AF41 AF42 AF43 EF VA LE"
 
 _gigebench_sweep="mtu mss window sndbuf rcvbuf length streams cc rate
 request-size response-size burst"
@@ -133,6 +138,9 @@ _gigebench()
 	-f | --format)
 		COMPREPLY=($(compgen -W "$_gigebench_units" -- "$cur"))
 		return ;;
+	--tos)
+		COMPREPLY=($(compgen -W "$_gigebench_dscp" -- "$cur"))
+		return ;;
 	--sweep)
 		COMPREPLY=($(compgen -S = -W "$_gigebench_sweep" -- "$cur"))
 		compopt -o nospace
@@ -153,7 +161,7 @@ _gigebench()
 	--max-pending | --max-pending-source | --max-rate | --max-sockbuf | \
 	--max-flows | --max-streams | --mtu | --omit | --rcvbuf | --repeat | \
 	--request-size | --response-size | --rr-burst | --rr-timeout | \
-	--silent-timeout | --sndbuf | --threads | --title | --tos)
+	--silent-timeout | --sndbuf | --threads | --title)
 		return ;;
 	esac
 	if ((cword == 1)) && [[ $cur != -* ]] && ! $split; then
