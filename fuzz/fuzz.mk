@@ -23,7 +23,7 @@
 # the clang package.  Either will do.
 FUZZ_CC		?= $(firstword $(shell command -v clang clang-14 2>/dev/null) clang)
 FUZZ_BUILD	?= build-fuzz
-FUZZ_TIME	?= 25
+FUZZ_TIME	?= 15
 FUZZ_RUNS	?= 1000000
 FUZZ_JOBS	?= 2
 # Slowest first, so that two at a time end together.

@@ -9,7 +9,7 @@
 #					  (or $GIGEBENCH_ASAN), LSan on
 #	bash tests/soak.sh --quick ...	  short tests (what make check runs)
 #
-# make check runs "--quick" (1,000 tests, about a minute) and make
+# make check runs "--quick --count 600" (about 50 s) and make
 # check-asan "--asan 100 --quick"; make soak-long runs the full-length
 # tests below and make soak-valgrind the valgrind variant.
 #
