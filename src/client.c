@@ -247,6 +247,7 @@ static int
 handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 {
 	struct proto_msg *m;
+	struct gb_params probe;
 	char token[PROTO_TOKEN_LEN + 1];
 	struct sock_local l;
 	unsigned i;
@@ -269,7 +270,8 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		goto out;
 	}
 	for (i = 0; i < params_conns(c->p); i++) {
-		c->fds[i] = sock_connect(a, data_local(c, i, &l), c->p,
+		c->fds[i] = sock_connect(a, data_local(c, i, &l),
+		    params_conn_params(c->p, i, &probe),
 		    params_conn_tx(c->p, i, c->is_tx), GB_HANDSHAKE_MS, err,
 		    errlen);
 		if (c->fds[i] == -1) {
@@ -382,7 +384,10 @@ listener_reason(struct client *c, char *err, size_t errlen)
 	free(m);
 }
 
-/* --bidir: this end's half that went the other way, into its side. */
+/*
+ * --bidir: this end's half that went the other way, into its side;
+ * --under-load: the probes' figures.
+ */
 static int
 finish_reverse(struct client *c, struct gb_result *r, int partial, char *err,
     size_t errlen)
@@ -390,6 +395,8 @@ finish_reverse(struct client *c, struct gb_result *r, int partial, char *err,
 	struct xfer *rev = xfer_reverse(c->x);
 	struct gb_side *side = c->is_tx ? &r->rreceiver : &r->rsender;
 
+	if (xfer_probes(c->x) != NULL)
+		xfer_probe_figures(xfer_probes(c->x), &r->probe);
 	if (rev == NULL)
 		return 0;
 	if (partial)

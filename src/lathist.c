@@ -164,6 +164,33 @@ lathist_mean(const struct lathist *h)
 	    (double)h->count;
 }
 
+double
+lathist_trimmed_mean(const struct lathist *h, unsigned keep_pct)
+{
+	uint64_t keep, taken = 0, t, lo, hi;
+	double sum = 0, mid;
+	unsigned i;
+
+	if (h->count == 0)
+		return 0;
+	keep_pct = keep_pct < 1 ? 1 : keep_pct > 100 ? 100 : keep_pct;
+	/* ceil(count x pct / 100), count = 100q + r: no overflow. */
+	keep = h->count / 100 * keep_pct + (h->count % 100 * keep_pct + 99) /
+	    100;
+	for (i = 0; i <= LATHIST_TOP && taken < keep; i++) {
+		if (h->buckets[i] == 0)
+			continue;
+		t = h->buckets[i] < keep - taken ? h->buckets[i] : keep - taken;
+		lo = lathist_low(i) > h->min ? lathist_low(i) : h->min;
+		hi = i == LATHIST_TOP || lathist_high(i) > h->max ? h->max :
+		    lathist_high(i);
+		mid = lo > hi ? (double)hi : ((double)lo + (double)hi) / 2;
+		sum += (double)t * mid;
+		taken += t;
+	}
+	return sum / (double)keep;
+}
+
 int
 lathist_next(const struct lathist *h, unsigned *idx)
 {

@@ -26,6 +26,7 @@
 #include "run/server.h"
 #include "wire/auth.h"
 #include "cli/sweeprun.h"
+#include "cli/underload.h"
 #include "cli/ttcp_opts.h"
 #include "cli/merge.h"
 #include "data/ttcp_xfer.h"
@@ -217,8 +218,9 @@ run_client(const struct gb_opts *o, const struct hoststat_roots *roots,
 	char err[GB_ERR_LEN], why[GB_ERR_LEN];
 	int rc;
 
-	if (sweeprun_wanted(o)) {
-		rc = sweeprun(o, roots, psk, err, sizeof(err));
+	if (o->under_load || sweeprun_wanted(o)) {
+		rc = o->under_load ? underload_run(o, roots, psk, err,
+		    sizeof(err)) : sweeprun(o, roots, psk, err, sizeof(err));
 		if (rc != CLIENT_OK)
 			print_error(o, err, exit_status(rc));
 		return exit_status(rc);

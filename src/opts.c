@@ -84,7 +84,10 @@ static const struct option opts_long[] = {
 	{ "once",	no_argument,		NULL,	'1' },
 	{ "parallel",	required_argument,	NULL,	'P' },
 	{ "plot",	required_argument,	NULL,	OPT_PLOT },
+	{ "phases",	required_argument,	NULL,	OPT_PHASES },
 	{ "port",	required_argument,	NULL,	'p' },
+	{ "probe-tos",	required_argument,	NULL,	OPT_PROBE_TOS },
+	{ "probes",	required_argument,	NULL,	OPT_PROBES },
 	{ "psk",	required_argument,	NULL,	OPT_PSK },
 	{ "quiet",	no_argument,		NULL,	'q' },
 	{ "rate",	required_argument,	NULL,	'R' },
@@ -115,6 +118,7 @@ static const struct option opts_long[] = {
 	{ "transmit",	no_argument,		NULL,	't' },
 	{ "ttcp",	no_argument,		NULL,	OPT_TTCP },
 	{ "udp",	no_argument,		NULL,	'u' },
+	{ "under-load",	no_argument,		NULL,	OPT_UNDER_LOAD },
 	{ "verbose",	no_argument,		NULL,	'v' },
 	{ "version",	no_argument,		NULL,	'V' },
 	{ "window",	required_argument,	NULL,	'w' },
@@ -294,7 +298,8 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_OMIT, OPT_NO_PROGRESS, OPT_JSON_STREAM, OPT_RR,
 		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
 		OPT_RR_TIMEOUT, OPT_BIDIR, OPT_PROFILE, OPT_THREADS,
-		OPT_FLOW_CSV,
+		OPT_FLOW_CSV, OPT_UNDER_LOAD, OPT_PROBES, OPT_PROBE_TOS,
+		OPT_PHASES,
 	};
 	size_t i, len = strlen(st->client_only);
 
@@ -506,6 +511,9 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		break;
 	case OPT_BIDIR:
 		o->params.bidir = 1;
+		break;
+	case OPT_UNDER_LOAD:
+		o->under_load = 1;
 		break;
 	case OPT_ALLOW_MTU:
 		o->allow_mtu = 1;

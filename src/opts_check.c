@@ -249,7 +249,8 @@ opts_check(struct gb_opts *o, struct opts_state *st)
 	}
 	p->direction = st->rflag && o->host != NULL ?
 	    GB_DIR_CLIENT_RECEIVES : GB_DIR_CLIENT_SENDS;
-	if (opts_udp(o, st) == OPTS_ERROR)
+	if (opts_udp(o, st) == OPTS_ERROR ||
+	    opts_underload_check(o, st) == OPTS_ERROR)
 		return OPTS_ERROR;
 	/* --rr, TCP: Nagle would hold a burst's requests for an ACK. */
 	if (p->rr && !p->udp)

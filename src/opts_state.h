@@ -56,6 +56,10 @@ enum {
 	OPT_CPORT,
 	OPT_PROFILE,
 	OPT_ALLOW_PROFILE,
+	OPT_UNDER_LOAD,
+	OPT_PROBES,
+	OPT_PROBE_TOS,
+	OPT_PHASES,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };
 
@@ -77,6 +81,7 @@ struct opts_state {
 	int		 lflag;		/* -l */
 	int		 rate;		/* -R */
 	int		 batch;		/* --batch */
+	char		 underload_only[32];	/* --probes given, or "" */
 	char		 listener_only[32];	/* a --max-* given, or "" */
 	char		 client_only[96];	/* "-b, -l": what a listener
 						   gets from the client */
@@ -95,6 +100,9 @@ const char *opts_shown(const char *);
 /* opts_value.c: an option with a value, range-checked. */
 int	opts_value(struct gb_opts *, struct opts_state *, int ch,
 	    const char *arg);
+/* opts_underload.c: --phases' list; --under-load's combinations. */
+int	opts_phases(struct gb_opts *, struct opts_state *, const char *arg);
+int	opts_underload_check(struct gb_opts *, struct opts_state *);
 /* opts_check.c: the combinations, once the whole line is read. */
 int	opts_check(struct gb_opts *, struct opts_state *);
 

@@ -62,6 +62,8 @@ static const struct opts_param {
 	{ OPT_RCVBUF, PF_RCVBUF, SYN_SIZE, "receive buffer size" },
 	{ OPT_SNDBUF, PF_SNDBUF, SYN_SIZE, "send buffer size" },
 	{ OPT_TOS, PF_TOS, SYN_TOS, "TOS" },
+	{ OPT_PROBES, PF_PROBES, SYN_COUNT, "number of probes" },
+	{ OPT_PROBE_TOS, PF_PROBE_TOS, SYN_TOS, "TOS" },
 };
 #define NPARAMS	(sizeof(opts_params) / sizeof(opts_params[0]))
 
@@ -183,6 +185,9 @@ opts_param(struct gb_opts *o, struct opts_state *st,
 		st->lflag = 1;
 	else if (op->ch == OPT_BATCH)
 		st->batch = 1;
+	if (op->ch == OPT_PROBES || op->ch == OPT_PROBE_TOS)
+		snprintf(st->underload_only, sizeof(st->underload_only), "%s",
+		    st->name);
 	return OPTS_OK;
 }
 
@@ -401,6 +406,8 @@ opts_value(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		return OPTS_OK;
 	case OPT_CONFIDENCE:
 		return opts_confidence(o, st, arg);
+	case OPT_PHASES:
+		return opts_phases(o, st, arg);
 	case OPT_REPEAT:
 		if (opts_uint(st, arg, 1, OPTS_MAX_REPEAT, "repeat count",
 		    &v) == OPTS_ERROR)

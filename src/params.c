@@ -38,6 +38,8 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_RR_BURST, rr_burst, 1, GB_MAX_RR_BURST, 1),	/* 0: 1 */
 	F(PF_RR_TIMEOUT_MS, rr_timeout_ms, 1, GB_MAX_RR_TIMEOUT_MS, 1),
 	F(PF_THREADS, threads, 1, GB_MAX_THREADS, 1),	/* 0: default */
+	F(PF_PROBES, probes, 1, GB_MAX_PROBES, 1),	/* 0: none */
+	F(PF_PROBE_TOS, probe_tos, 0, GB_MAX_TOS, 0),	/* 0: as tos */
 };
 #undef F
 
@@ -58,6 +60,20 @@ params_init(struct gb_params *p)
 	p->mss = 0;
 	p->nodelay = 0;
 	p->interval_ms = 0;
+}
+
+void
+params_probe(const struct gb_params *load, struct gb_params *probe)
+{
+	params_init(probe);
+	probe->duration_ms = load->duration_ms;
+	probe->omit_ms = load->omit_ms;	/* its latencies leave it out */
+	probe->streams = load->probes != 0 ? load->probes : 1;
+	probe->nodelay = 1;
+	probe->rr = 1;
+	probe->tos = load->probe_tos != 0 ? load->probe_tos : load->tos;
+	probe->threads = 1;
+	probe->link_mbps = load->link_mbps;
 }
 
 void

@@ -289,10 +289,37 @@ params_udp_check(const struct gb_params *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --under-load's probes, in this version: beside a timed TCP stream
+ * load (the load's own connections are its self probes).
+ */
+static int
+params_probes_check(const struct gb_params *p, char *err, size_t errlen)
+{
+	const char *no = NULL;
+
+	if (p->probes == 0)
+		return 0;
+	if (p->rr)
+		no = "--rr or --crr (the load is a stream)";
+	else if (p->udp)
+		no = "-u in this version (TCP probes of a TCP load)";
+	else if (p->nbuf != 0)
+		no = "-n (the probes run for -T)";
+	else if (p->capture)
+		no = "--capture in this version";
+	if (no == NULL)
+		return 0;
+	snprintf(err, errlen, "probes (--under-load) cannot be used with %s",
+	    no);
+	return -1;
+}
+
 int
 params_check(const struct gb_params *p, char *err, size_t errlen)
 {
-	if (params_memory_check(p, err, errlen) == -1 ||
+	if (params_probes_check(p, err, errlen) == -1 ||
+	    params_memory_check(p, err, errlen) == -1 ||
 	    params_min_check(p, err, errlen) == -1 ||
 	    params_path_check(p, err, errlen) == -1 ||
 	    params_udp_check(p, err, errlen) == -1 ||

@@ -109,12 +109,6 @@ rpm_of_ms(double rtt_ms)
 	return RPM_MS_PER_MINUTE / rtt_ms;
 }
 
-double
-rpm_from_ms(double foreign_ms, double self_ms)
-{
-	return (rpm_of_ms(foreign_ms) + rpm_of_ms(self_ms)) / 2;
-}
-
 int
 rpm_compute(const struct rpm_probes *p, struct rpm_figures *f, char *err,
     size_t errlen)

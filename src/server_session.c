@@ -345,6 +345,7 @@ h_data(struct session *ss, struct session_arg *a)
 {
 	const struct proto_msg *m = a->m;
 	struct pconn *pc = a->pc;
+	struct gb_params probe;
 	char err[GB_ERR_LEN];
 	int fd;
 
@@ -358,8 +359,9 @@ h_data(struct session *ss, struct session_arg *a)
 		return ss->state;
 	pending_take(pc);
 	if (sock_set_nonblock(fd, 0) == -1 ||
-	    sock_apply(fd, &ss->p, params_conn_tx(&ss->p, m->stream,
-	    ss->is_tx), err, sizeof(err)) == -1) {
+	    sock_apply(fd, params_conn_params(&ss->p, m->stream, &probe),
+	    params_conn_tx(&ss->p, m->stream, ss->is_tx), err,
+	    sizeof(err)) == -1) {
 		close(fd);
 		return session_fail(ss, err);
 	}

@@ -193,6 +193,8 @@ rr_ask_open(struct stream_io *io, char *err, size_t errlen)
 void
 rr_done(struct stream_rr *rr, uint64_t lat_ns)
 {
+	if (atomic_load_explicit(&rr->omitting, memory_order_relaxed))
+		return;
 	lathist_add(rr->hist, lat_ns);
 	if (rr->slice != NULL) {	/* -i: uncontended but at a slice */
 		pthread_mutex_lock(&rr->lock);

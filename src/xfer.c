@@ -139,30 +139,6 @@ on_rate(evutil_socket_t fd, short what, void *arg)
 	xfer_abort(x, why);
 }
 
-/*
- * --bidir: a half that ends first waits for the other, and one that
- * failed stops the other rather than let it run out its duration; the
- * caller hears of the test once, when both have ended.
- */
-static void
-xfer_half_done(struct xfer *x)
-{
-	struct xfer *other = x->rev != NULL ? x->rev : x->fwd;
-	char why[GB_ERR_LEN];
-
-	if (other == NULL) {
-		x->done_cb(x->arg);
-		return;
-	}
-	if (xfer_failed(x, why, sizeof(why)) && !other->done)
-		xfer_abort(other, why);
-	if (!other->done)
-		return;
-	if (x->fwd != NULL)
-		x = x->fwd;
-	x->done_cb(x->arg);
-}
-
 static void
 on_done(evutil_socket_t fd, short what, void *arg)
 {
@@ -373,6 +349,7 @@ xfer_flow(struct xfer *x, const struct xfer_config *c, unsigned i, int path,
 	if (x->p.udp)
 		xfer_dg_config(x, &s->io.dg, i);
 	s->io.rr.sliced = x->p.rr && x->is_tx && x->p.interval_ms;
+	atomic_init(&s->io.rr.omitting, x->p.rr && x->p.omit_ms != 0);
 	s->io.rr.req = x->p.req_size;	/* --rr (stream_rr.c) */
 	s->io.rr.resp = x->p.resp_size;
 	s->io.rr.burst = x->p.rr_burst;
@@ -421,38 +398,6 @@ xfer_streams(struct xfer *x, const struct xfer_config *c, char *err,
 	return xfer_workers_start(x, err, errlen);
 }
 
-/*
- * --bidir: the second half of the connections, going the other way, as
- * a transfer of its own (its streams, timers and host samples) on the
- * same loop.  Its -i slices say reverse; it has no progress line.
- */
-static int
-xfer_start_rev(struct xfer *x, const struct xfer_config *c, char *err,
-    size_t errlen)
-{
-	struct xfer_config rc = *c;
-	struct gb_params p = *c->params;
-	char sub[GB_ERR_LEN];
-
-	p.bidir = 0;
-	rc.params = &p;
-	rc.is_tx = !c->is_tx;
-	rc.fds = c->fds + c->params->streams;
-	rc.progress_cb = NULL;
-	if ((x->rev = xfer_start(x->base, &rc, sub, sizeof(sub))) == NULL) {
-		snprintf(err, errlen, "the reverse direction: %s", sub);
-		return -1;
-	}
-	x->rev->fwd = x;
-	return 0;
-}
-
-struct xfer *
-xfer_reverse(struct xfer *x)
-{
-	return x->rev;
-}
-
 struct xfer *
 xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
     size_t errlen)
@@ -488,7 +433,8 @@ xfer_start(struct event_base *base, const struct xfer_config *c, char *err,
 		xfer_abort(x, "set-up failed");
 		goto fail;
 	}
-	if (x->p.bidir && xfer_start_rev(x, c, err, errlen) == -1) {
+	if ((x->p.bidir && xfer_start_rev(x, c, err, errlen) == -1) ||
+	    (x->p.probes != 0 && xfer_start_probes(x, c, err, errlen) == -1)) {
 		xfer_abort(x, "set-up failed");
 		goto fail;
 	}
@@ -511,10 +457,13 @@ xfer_failed(const struct xfer *x, char *why, size_t len)
 	for (i = 0; i < x->n; i++)
 		if (x->s[i].error[0] != '\0') {
 			snprintf(why, len, "%sstream %u: %s", x->fwd != NULL ?
-			    "the reverse direction's " : "", i, x->s[i].error);
+			    "the reverse direction's " : x->lead != NULL ?
+			    "the probes' " : "", i, x->s[i].error);
 			return 1;
 		}
-	return x->rev != NULL && x->rev->done ? xfer_failed(x->rev, why,
+	if (x->rev != NULL && x->rev->done && xfer_failed(x->rev, why, len))
+		return 1;
+	return x->probe != NULL && x->probe->done ? xfer_failed(x->probe, why,
 	    len) : 0;
 }
 
@@ -531,6 +480,8 @@ xfer_abort(struct xfer *x, const char *why)
 			xfer_worker_stop(&x->s[i]);
 	if (x->rev != NULL)
 		xfer_abort(x->rev, why);
+	if (x->probe != NULL)
+		xfer_abort(x->probe, why);
 }
 
 int
@@ -549,6 +500,7 @@ xfer_free(struct xfer *x)
 	if (x == NULL)
 		return;
 	xfer_free(x->rev);
+	xfer_free(x->probe);
 	/* All ended before any is closed: one's streams_stop reaches all. */
 	xfer_workers_join(x);
 	for (i = 0; i < x->n; i++) {

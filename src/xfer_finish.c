@@ -106,6 +106,26 @@ xfer_rr_figures(const struct xfer *x, struct gb_side *side,
 	}
 }
 
+void
+xfer_probe_figures(const struct xfer *x, struct gb_probe *pr)
+{
+	const struct stream_rr *rr;
+	unsigned i;
+
+	memset(pr, 0, sizeof(*pr));
+	lathist_init(&pr->latency);
+	pr->has = 1;
+	pr->streams = x->n;
+	pr->seconds = ts_diff(&x->start, &x->end);
+	pr->tos = x->n > 0 ? sock_tos(x->s[0].fd) : -1;
+	for (i = 0; i < x->n; i++) {
+		rr = &x->s[i].io.rr;
+		pr->transactions += atomic_load(&rr->trans);
+		if (rr->hist != NULL)
+			lathist_merge(&pr->latency, rr->hist);
+	}
+}
+
 int
 xfer_finish(struct xfer *x, struct gb_side *side, struct gb_result *r,
     char *err, size_t errlen)

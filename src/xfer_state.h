@@ -100,7 +100,24 @@ struct xfer {
 	 */
 	struct xfer		*rev;
 	struct xfer		*fwd;
+	/*
+	 * --under-load: the probes' transfer on the same loop, and for it
+	 * the load it runs beside (whose done_cb waits for all parts).
+	 */
+	struct xfer		*probe;
+	struct xfer		*lead;
 };
+
+/*
+ * xfer_parts.c: the parts beside the load (--bidir's half going back,
+ * --under-load's probes), started by xfer_start (0, or -1 with err), and
+ * what each part's on_done calls: done_cb once all parts have ended.
+ */
+int	xfer_start_rev(struct xfer *, const struct xfer_config *, char *err,
+	    size_t errlen);
+int	xfer_start_probes(struct xfer *, const struct xfer_config *,
+	    char *err, size_t errlen);
+void	xfer_half_done(struct xfer *);
 
 /*
  * xfer_worker.c: the workers' threads, started once the flows are set

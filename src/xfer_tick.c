@@ -174,6 +174,7 @@ xfer_omit_end(struct xfer *x, const struct timespec *now)
 		s->calls0 = atomic_load_explicit(&s->io.calls,
 		    memory_order_relaxed);
 		total += s->bytes0;
+		atomic_store(&s->io.rr.omitting, 0);
 		if (!x->p.udp)
 			tcpinfo_read(s->fd, &s->ti0);
 	}

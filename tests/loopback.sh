@@ -529,6 +529,34 @@ check "usage error with --json is valid JSON" usage_json
 check "--help exits 0" "$GB" --help
 check "--version exits 0" "$GB" --version
 
+# --under-load (issue 33; its bloated bed is tests/underload_netns.sh):
+# two phases against one listener, four tests, two probes marked EF.
+underload() {
+	local rc=0
+	listen
+	"$GB" -t 127.0.0.1 -p "$PORT" -J --under-load --phases upload,download \
+	    -T 0.5 --omit 0.2 --probes 2 --probe-tos EF >"$TMP/ul.json" \
+	    2>"$TMP/ul.err" || rc=$?
+	kill "$SRV" 2>/dev/null || true
+	wait_for "$SRV" 5 || true
+	return "$rc"
+}
+check "--under-load: upload and download phases exit 0" underload
+check "--under-load: each phase's probes answered idle and loaded, EF, the verdict" \
+    json_check "$TMP/ul.json" '
+[p["phase"] for p in d["under_load"]["phases"]] == ["upload", "download"] and
+all(p["ok"] and p["idle"]["count"] > 0 and p["loaded"]["count"] > 0 and
+    p["probe_tos"] == 184 and p["added_delay_ms"] >= 0 and
+    p["loaded_test"]["params"]["probes"] == 2 and
+    p["loaded_test"]["params"]["omit_s"] == 0.2 and
+    p["loaded_test"]["params"]["probe_tos"] == 184 and
+    p["idle_test"]["params"]["rr"] and
+    p["idle_test"]["params"]["streams"] == 2
+    for p in d["under_load"]["phases"]) and
+d["under_load"]["phases"][1]["loaded_test"]["params"]["direction"] ==
+    "client_receives" and
+d["under_load"]["verdict"] != "" and d["under_load"]["probes"] == 2'
+
 # Under ASan/UBSan a report in any process's stderr is a failure.
 no_sanitizer_reports() {
 	! grep -l -E 'Sanitizer|runtime error' "$TMP"/*.err

@@ -128,6 +128,16 @@ values()
 		    "negative -2" "zero 0" "over-maximum 1025" \
 		    "overflowing 4294967298"
 		;;
+	uint_probes)	# --probes: 1 to 16
+		printf '%s\n' "empty " "non-numeric two" "trailing 2x" \
+		    "negative -2" "zero 0" "over-maximum 17" \
+		    "overflowing 4294967298"
+		;;
+	phases)		# --phases: upload, download, both, each once
+		printf '%s\n' "empty " "non-numeric up" "trailing upload," \
+		    "trailing upload,,both" "leading ,upload" "twice both,both" \
+		    "negative -1" "case Upload"
+		;;
 	uint_p)		# -p: 1 to 65535
 		printf '%s\n' "empty " "non-numeric http" "trailing 5001/tcp" \
 		    "negative -5001" "zero 0" "over-maximum 65536" \
@@ -283,6 +293,9 @@ w window size_buf
 - sweep sweep
 - threads uint_threads
 - tos tos
+- probe-tos tos
+- probes uint_probes
+- phases phases
 - title text
 - bind-dev iface
 - cport uint_p

@@ -9,8 +9,8 @@
 #					  (or $GIGEBENCH_ASAN), LSan on
 #	bash tests/soak.sh --quick ...	  short tests (what make check runs)
 #
-# make check runs "--quick --count 600" (about 50 s) and make
-# check-asan "--asan 100 --quick"; make soak-long runs the full-length
+# make check runs "--quick --count 300" (about 20 s) and make
+# check-asan "--asan 50 --quick"; make soak-long runs the full-length
 # tests below and make soak-valgrind the valgrind variant.
 #
 # Each test draws -P 1-4, -l 16K-1M, -r (the listener transmits), -D,

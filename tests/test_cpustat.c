@@ -21,15 +21,7 @@
 #define FIX	"tests/fixtures/"
 #define EPS	1e-9
 
-/* cmocka 1.1.5 has no assert_double_equal. */
-#define assert_near(got, want, eps) do {				\
-	double got_ = (got), want_ = (want);				\
-	if (!(fabs(got_ - want_) <= (eps))) {				\
-		print_error("%s = %.9g, expected %.9g\n", #got,	\
-		    got_, want_);					\
-		fail();							\
-	}								\
-} while (0)
+#include "assert_near.h"
 
 static FILE *
 mem(const char *s)

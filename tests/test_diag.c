@@ -33,12 +33,7 @@
 #define SEED_SUNGEM_PKTS UINT64_C(2952178)	/* 4223.125 MB / 1500 */
 #define WINDOW_768K	(768u * 1024)
 
-/* cmocka 1.1.5 has assert_float_equal only, in single precision. */
-#define assert_near(got, want, eps) do {				\
-	double	g_ = (got), w_ = (want);				\
-	if (!(fabs(g_ - w_) <= (eps)))					\
-		fail_msg("%.12g != %.12g (+/- %g)", g_, w_, (double)(eps)); \
-} while (0)
+#include "assert_near.h"
 
 /* ---- fixtures ---- */
 

@@ -21,13 +21,7 @@
 
 #include "base/flowstat.h"
 
-/* cmocka 1.1.5 has assert_float_equal only, in single precision. */
-#define assert_near(got, want, eps) do {				\
-	double	g_ = (got), w_ = (want);				\
-	if (!(fabs(g_ - w_) <= (eps)))					\
-		fail_msg("%s = %.12g, want %.12g (+/- %g)", #got, g_,	\
-		    w_, (double)(eps));					\
-} while (0)
+#include "assert_near.h"
 
 static void
 set_flow(struct gb_stream *g, uint64_t bytes, double seconds)

@@ -36,7 +36,8 @@ enum field {
 	F_RCVBUF, F_MSS, F_NODELAY, F_INTERVAL, F_CAPTURE, F_FORCE_BUFS,
 	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU, F_TX_PATH,
 	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN, F_UDP, F_RATE_BPS,
-	F_RATE_PPS, F_BATCH, F_OMIT, F_RR, F_REQ, F_RESP, F_BURST
+	F_RATE_PPS, F_BATCH, F_OMIT, F_RR, F_REQ, F_RESP, F_BURST,
+	F_UNDER_LOAD, F_PROBES, F_PROBE_TOS, F_NPHASES, F_PHASE0, F_PHASE1
 };
 
 struct good_case {
@@ -116,6 +117,30 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--fq-rate", "100" }, F_FQ_RATE, 12500000 },
 	{ { "-t", "h", "--fq-rate", "1k" }, F_FQ_RATE, 125 },
 	{ { "-t", "h", "--fq-rate=10t" }, F_FQ_RATE, UINT64_C(1250000000000) },
+	/* --under-load: a probe, a 3 s --omit, the command's direction */
+	{ { "-t", "h" }, F_UNDER_LOAD, 0 },
+	{ { "-t", "h" }, F_PROBES, 0 },
+	{ { "-t", "h", "--under-load" }, F_UNDER_LOAD, 1 },
+	{ { "-t", "h", "--under-load" }, F_PROBES, 1 },
+	{ { "-t", "h", "--under-load" }, F_OMIT, 3000 },
+	{ { "-t", "h", "--under-load", "--omit", "1" }, F_OMIT, 1000 },
+	{ { "-t", "h", "--under-load" }, F_NPHASES, 1 },
+	{ { "-t", "h", "--under-load" }, F_PHASE0, GB_PHASE_UPLOAD },
+	{ { "-r", "h", "--under-load" }, F_PHASE0, GB_PHASE_DOWNLOAD },
+	{ { "-t", "h", "--under-load", "--bidir" }, F_PHASE0, GB_PHASE_BOTH },
+	{ { "-t", "h", "--under-load", "--phases", "download,both" },
+	    F_NPHASES, 2 },
+	{ { "-t", "h", "--under-load", "--phases", "download,both" },
+	    F_PHASE0, GB_PHASE_DOWNLOAD },
+	{ { "-t", "h", "--under-load", "--phases=both,upload" }, F_PHASE1,
+	    GB_PHASE_UPLOAD },
+	{ { "-t", "h", "--under-load", "--probes", "16" }, F_PROBES, 16 },
+	{ { "-t", "h", "--under-load", "--probe-tos", "EF" }, F_PROBE_TOS,
+	    184 },
+	{ { "-t", "h", "--under-load", "--probe-tos", "cs5" }, F_PROBE_TOS,
+	    160 },
+	{ { "-t", "h", "--under-load", "--probe-tos", "0x88" }, F_PROBE_TOS,
+	    136 },
 	/* --tos: decimal or 0x */
 	{ { "-t", "h" }, F_TOS, 0 },
 	{ { "-t", "h", "--tos", "0x10" }, F_TOS, 0x10 },
@@ -419,6 +444,41 @@ static const struct bad_case bad_cases[] = {
 	    "0x10000000000000000010", NULL },
 	{ { "-t", "h", "--tos", "" }, "--tos", "\"\"", TOS_BAD "\"\"" },
 	{ { "-t", "h", "--tos", "AF44" }, "--tos", "AF44", TOS_BAD "AF44" },
+	/* --under-load and its options */
+	{ { "-t", "h", "--probes", "2" }, "--probes", "",
+	    "--probes: needs --under-load" },
+	{ { "-t", "h", "--probe-tos", "EF" }, "--probe-tos", "",
+	    "--probe-tos: needs --under-load" },
+	{ { "-t", "h", "--phases", "upload" }, "--phases", "",
+	    "--phases: needs --under-load" },
+	{ { "-t", "h", "--under-load", "--probes", "17" }, "--probes", "17",
+	    "--probes: number of probes is out of range (1-16): 17" },
+	{ { "-t", "h", "--under-load", "--probe-tos", "AF44" },
+	    "--probe-tos", "AF44", "--probe-tos: TOS is not 0-255, "
+	    "0x00-0xff or a DSCP name (EF, CS0-CS7, AF11-AF43, VA, LE): AF44" },
+	{ { "-t", "h", "--under-load", "--phases", "up" }, "--phases", "up",
+	    "--phases: phases are a list of upload, download and both: up" },
+	{ { "-t", "h", "--under-load", "--phases", "upload," }, "--phases",
+	    "upload,", NULL },
+	{ { "-t", "h", "--under-load", "--phases", "" }, "--phases", "\"\"",
+	    NULL },
+	{ { "-t", "h", "--under-load", "--phases", "both,upload,both" },
+	    "--phases", "both,upload,both", "--phases: phase both is in the "
+	    "list twice: both,upload,both" },
+	{ { "-t", "h", "--under-load", "--sweep", "mtu=1500,9000" },
+	    "--under-load", "", "--under-load: cannot be used with --sweep" },
+	{ { "-t", "h", "--under-load", "--csv", "f" }, "--under-load", "",
+	    "--under-load: cannot be used with --csv in this version" },
+	{ { "-t", "h", "--under-load", "-i", "1" }, "--under-load", "",
+	    "--under-load: cannot be used with -i in this version" },
+	{ { "-t", "h", "--under-load", "-u" }, "--under-load", "",
+	    "--under-load: phase upload: probes (--under-load) cannot be used "
+	    "with -u in this version (TCP probes of a TCP load)" },
+	{ { "-t", "h", "--under-load", "--rr" }, "--under-load", "",
+	    "--under-load: phase upload: probes (--under-load) cannot be used "
+	    "with --rr or --crr (the load is a stream)" },
+	{ { "-t", "h", "--under-load", "-n", "10" }, "--under-load", "",
+	    NULL },
 	{ { "-t", "h", "--tos", "CS8" }, "--tos", "CS8", TOS_BAD "CS8" },
 	{ { "-t", "h", "--tos", "E F" }, "--tos", "E F", TOS_BAD "E F" },
 	{ { "-t", "h", "--tos", "EF " }, "--tos", "EF ", NULL },
@@ -775,6 +835,12 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_RATE_BPS:	return p->rate_bps;
 	case F_RATE_PPS:	return p->rate_pps;
 	case F_BATCH:		return p->batch;
+	case F_UNDER_LOAD:	return (uint64_t)o->under_load;
+	case F_PROBES:		return p->probes;
+	case F_PROBE_TOS:	return p->probe_tos;
+	case F_NPHASES:		return o->nphases;
+	case F_PHASE0:		return (uint64_t)o->phases[0];
+	case F_PHASE1:		return (uint64_t)o->phases[1];
 	}
 	return UINT64_MAX;
 }
@@ -949,6 +1015,7 @@ value_for(const char *argname)
 		{ "mtu", "9000" }, { "n", "3" }, { "param=list", "mtu=1500" },
 		{ "unit", "g" }, { "cpus", "0,1" }, { "value", "0x10" },
 		{ "text", "run 1" }, { "format", "%H:%M:%S" },
+		{ "list", "upload" },
 	};
 	size_t	i;
 

@@ -33,14 +33,7 @@
 
 #define FIX	"tests/fixtures/"
 
-#define assert_near(got, want, eps) do {				\
-	double got_ = (got), want_ = (want);				\
-	if (!(fabs(got_ - want_) <= (eps))) {				\
-		print_error("%s = %.9g, expected %.9g\n", #got,	\
-		    got_, want_);					\
-		fail();							\
-	}								\
-} while (0)
+#include "assert_near.h"
 
 static FILE *
 mem(const char *s)

@@ -20,13 +20,7 @@
 #define GB	(UINT64_C(1) << 30)
 #define END	UINT64_MAX		/* ends a list of wanted values */
 
-/* cmocka 1.1.5 has assert_float_equal only, in single precision. */
-#define assert_near(got, want, eps) do {				\
-	double	g_ = (got), w_ = (want);				\
-	if (!(fabs(g_ - w_) <= (eps)))					\
-		fail_msg("%s = %.12g, want %.12g (+/- %g)", #got, g_,	\
-		    w_, (double)(eps));					\
-} while (0)
+#include "assert_near.h"
 
 /* Any distinct values, so that a stray write shows. */
 static void

@@ -24,11 +24,11 @@ _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R -r
 --ipv6 --json --json-stream --length --link-rate --max-bytes --max-duration
 --max-flows --max-length --max-pending --max-pending-source --max-rate
 --max-sockbuf --max-streams --mss --mtu --no-progress --nodelay --omit --once --parallel
---plot --port --profile --psk --quiet --rate --rcvbuf --receive --repeat
+--phases --plot --port --probe-tos --probes --profile --psk --quiet --rate --rcvbuf --receive --repeat
 --request-size --response-size --restore --rr --rr-burst --rr-timeout
 --sendfile --server --silent-timeout --sink --skip-rx-copy --sndbuf --splice
---sweep --threads --time --timestamps --title --tos --transmit --ttcp --udp --verbose
---version --window --zerocopy"
+--sweep --threads --time --timestamps --title --tos --transmit --ttcp --udp
+--under-load --verbose --version --window --zerocopy"
 
 # -f: bits (k m g) or bytes (K M G) a second, in both modes.
 _gigebench_units="k m g K M G"
@@ -138,8 +138,12 @@ _gigebench()
 	-f | --format)
 		COMPREPLY=($(compgen -W "$_gigebench_units" -- "$cur"))
 		return ;;
-	--tos)
+	--tos | --probe-tos)
 		COMPREPLY=($(compgen -W "$_gigebench_dscp" -- "$cur"))
+		return ;;
+	--phases)
+		# one at a time; the list is comma-separated
+		COMPREPLY=($(compgen -W "upload download both" -- "$cur"))
 		return ;;
 	--sweep)
 		COMPREPLY=($(compgen -S = -W "$_gigebench_sweep" -- "$cur"))
@@ -161,7 +165,7 @@ _gigebench()
 	--max-pending | --max-pending-source | --max-rate | --max-sockbuf | \
 	--max-flows | --max-streams | --mtu | --omit | --rcvbuf | --repeat | \
 	--request-size | --response-size | --rr-burst | --rr-timeout | \
-	--silent-timeout | --sndbuf | --threads | --title)
+	--silent-timeout | --sndbuf | --threads | --title | --probes)
 		return ;;
 	esac
 	if ((cword == 1)) && [[ $cur != -* ]] && ! $split; then

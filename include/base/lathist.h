@@ -97,6 +97,14 @@ uint64_t	lathist_percentile(const struct lathist *, double pct);
 /* The mean of the samples, ns; 0 when empty. */
 double		lathist_mean(const struct lathist *);
 /*
+ * The single-sided trimmed mean of the responsiveness draft (rpm.h):
+ * the mean of the lowest ceil(count x keep_pct / 100) samples, each
+ * taken at the middle of its bucket held within [min, max] (the
+ * overflow bucket's at max), so within a bucket's width (3.125 %) of
+ * the exact one.  keep_pct is clamped to 1-100; 0 when empty.
+ */
+double		lathist_trimmed_mean(const struct lathist *, unsigned keep_pct);
+/*
  * The non-empty buckets, in order: the first index at or above *idx
  * whose bucket is not empty goes into *idx and 1 is returned; 0 when
  * there is none.  for (i = 0; lathist_next(h, &i); i++) ...

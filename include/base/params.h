@@ -36,6 +36,8 @@ enum gb_direction {
 #define GB_MAX_THREADS		1024u
 /* --threads' default: one a flow up to the online CPUs, at most this. */
 #define GB_AUTO_MAX_THREADS	64u
+/* --probes: --under-load's probe connections beside the load. */
+#define GB_MAX_PROBES		16u
 #define GB_MIN_SOCKBUF		1024u
 #define GB_MAX_SOCKBUF		(1024u * 1024 * 1024)
 #define GB_MIN_MSS		88u	/* TCP_MIN_MSS in the kernel */
@@ -189,6 +191,14 @@ struct gb_params {
 	 * (params_threads).
 	 */
 	uint32_t	threads;
+	/*
+	 * --under-load's loaded phases: probes connections more after the
+	 * load's, each a stream of 1-byte transactions the connecting side
+	 * asks (params_probe's test), on the same loop as the load; marked
+	 * probe_tos, 0: as tos.  0: no probes.
+	 */
+	uint32_t	probes;
+	uint32_t	probe_tos;
 };
 
 /*
@@ -218,6 +228,8 @@ enum params_field_id {
 	PF_RR_BURST,
 	PF_RR_TIMEOUT_MS,
 	PF_THREADS,
+	PF_PROBES,
+	PF_PROBE_TOS,
 	PF_COUNT
 };
 
@@ -243,13 +255,36 @@ params_rr_size(uint32_t v)
 	return v != 0 ? v : 1;
 }
 /*
- * The data connections a test opens: streams, twice that with --bidir.
+ * The load's data connections: streams, twice that with --bidir.
  * Connection i < streams goes the way direction says, the rest the other.
  */
 static inline uint32_t
-params_conns(const struct gb_params *p)
+params_load_conns(const struct gb_params *p)
 {
 	return p->bidir ? 2 * p->streams : p->streams;
+}
+/* All the data connections a test opens: the load's, then the probes. */
+static inline uint32_t
+params_conns(const struct gb_params *p)
+{
+	return params_load_conns(p) + p->probes;
+}
+/*
+ * The test the probes of a loaded phase run (and, alone, its idle
+ * reference): -P probes of 1-byte --rr, TCP_NODELAY, probe_tos (else
+ * the load's tos), as long as the load; during its --omit they are
+ * answered but not counted.
+ */
+void	params_probe(const struct gb_params *load, struct gb_params *probe);
+/* The parameters connection i is made with: the load's or the probes'. */
+static inline const struct gb_params *
+params_conn_params(const struct gb_params *p, uint32_t i,
+    struct gb_params *scratch)
+{
+	if (i < params_load_conns(p))
+		return p;
+	params_probe(p, scratch);
+	return scratch;
 }
 /*
  * Does connection i send, on an end whose first half sends when is_tx?

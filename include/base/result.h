@@ -304,6 +304,20 @@ struct gb_rr {
 	uint64_t	connections;
 };
 
+/*
+ * --under-load, the connecting side: the probes that ran beside the
+ * load (params_probe's test): their transactions, how long, the TOS
+ * their first socket read back (-1: unknown) and their latencies.
+ */
+struct gb_probe {
+	int		has;
+	unsigned	streams;
+	uint64_t	transactions;
+	double		seconds;
+	int		tos;
+	struct lathist	latency;
+};
+
 struct gb_udp {
 	int		has;		/* a UDP test's figures */
 	int		receiver;	/* the receiver's (else the sender's) */
@@ -499,6 +513,8 @@ struct gb_result {
 	/* --rr, the asking end: every stream's latencies (lathist.h). */
 	int			has_latency;
 	struct lathist		latency;
+	/* --under-load's loaded phase, the connecting side: the probes. */
+	struct gb_probe		probe;
 };
 
 /* Derived figures, computed once after both sides are known. */

@@ -53,8 +53,6 @@ int	rpm_compute(const struct rpm_probes *, struct rpm_figures *,
 	    char *err, size_t errlen);
 /* 60000 / rtt_ms; NAN unless rtt_ms is finite and > 0. */
 double	rpm_of_ms(double rtt_ms);
-/* (rpm_of_ms(foreign_ms) + rpm_of_ms(self_ms)) / 2; NAN if either is. */
-double	rpm_from_ms(double foreign_ms, double self_ms);
 
 /* loaded_ms - idle_ms, 0 when below; NAN unless both finite and >= 0. */
 double	rpm_added_delay_ms(double loaded_ms, double idle_ms);

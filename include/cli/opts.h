@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "base/bloat.h"
 #include "base/bounds.h"
 #include "base/params.h"
 #include "base/result.h"
@@ -62,6 +63,13 @@ struct gb_opts {
 	const char		*ts_format;	/* its strftime format */
 	char			command[GB_COMMAND_LEN]; /* argv, quoted */
 	struct sweep		sweep;		/* --sweep axes */
+	/*
+	 * --under-load: each phase an idle reference (the probes alone)
+	 * and the load with its probes (params.probes, params.probe_tos).
+	 */
+	int			under_load;
+	unsigned		nphases;
+	int			phases[GB_PHASE_COUNT];	/* enum gb_phase */
 	struct gb_bounds	bounds;		/* --max-*, --*-timeout */
 	struct gb_params	params;
 };

@@ -197,6 +197,11 @@ struct stream_rr {
 	uint64_t	 taken;
 	struct stream_crr crr;		/* --crr */
 	/*
+	 * --under-load's probes during the load's --omit: answered but
+	 * not counted; the event loop clears it as the omit ends.
+	 */
+	atomic_int	 omitting;
+	/*
 	 * Where a transaction is, between calls on a non-blocking socket:
 	 * the asker's oldest request in flight (head) and how many are,
 	 * the bytes of the request (sent) and the answer (got) done so far.

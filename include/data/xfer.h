@@ -113,7 +113,14 @@ int		 xfer_crr_give(struct xfer *, unsigned stream, int fd);
 const struct gb_stream *xfer_flows(const struct xfer *, unsigned *n);
 /* --bidir: the half going the other way (for xfer_finish), else NULL. */
 struct xfer	*xfer_reverse(struct xfer *);
-/* Join the threads and close the sockets (both halves). */
+/*
+ * --under-load: the probes' transfer (params_probe's test, for
+ * xfer_probe_figures), else NULL.
+ */
+struct xfer	*xfer_probes(struct xfer *);
+/* After done_cb, of xfer_probes': the transactions and their latencies. */
+void		 xfer_probe_figures(const struct xfer *, struct gb_probe *);
+/* Join the threads and close the sockets (all parts). */
 void		 xfer_free(struct xfer *);
 
 #endif /* GB_XFER_H */

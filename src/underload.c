@@ -1,0 +1,149 @@
+/*
+ * underload.c: --under-load's phases (cli/underload.h), each two
+ * ordinary tests (client_run) against the same listener: the idle
+ * reference is params_probe's test alone, the loaded one the phase's
+ * load (bloat_phase_params) with params.probes beside it.  The idle
+ * test runs first so that no queue the load left behind is in it.  A
+ * phase that fails is reported as failed and the next one still runs;
+ * a refusal or Ctrl-C ends the run.  Progress goes to stderr when it
+ * is a terminal.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/bloat.h"
+#include "cli/rolecfg.h"
+#include "cli/underload.h"
+#include "out/bloat_report.h"
+#include "out/report.h"
+#include "run/client.h"
+
+struct underload {
+	const struct gb_opts		*o;
+	const struct hoststat_roots	*roots;
+	const struct auth_key		*psk;
+	struct gb_opts			*run;	/* one test's options */
+	int				 progress;
+};
+
+/* One test of a phase with run's params, into r. */
+static int
+underload_test(struct underload *u, const char *what, struct gb_result *r,
+    char *err, size_t errlen)
+{
+	struct rolecfg_out lines = { .intervals = NULL };
+	struct client_config cc;
+
+	if (u->progress) {
+		fprintf(stderr, "gigebench: %s, %g s ...\n", what,
+		    u->run->params.duration_ms / 1000.0);
+		fflush(stderr);
+	}
+	rolecfg_client(&cc, u->run, u->roots, u->psk, &lines);
+	memset(r, 0, sizeof(*r));
+	return client_run(&cc, r, err, errlen);
+}
+
+/* A phase's two tests; a status that ends the run, else CLIENT_OK. */
+static int
+underload_phase(struct underload *u, struct bloat_run *run, char *err,
+    size_t errlen)
+{
+	const struct gb_params *load = &u->o->params;
+	char what[64];
+	int rc;
+
+	snprintf(what, sizeof(what), "%s: idle reference",
+	    bloat_phase_name(run->phase));
+	params_probe(load, &u->run->params);
+	u->run->params.omit_ms = 0;	/* no load: nothing to wait for */
+	u->run->params.duration_ms = load->duration_ms < UNDERLOAD_IDLE_MS ?
+	    load->duration_ms : UNDERLOAD_IDLE_MS;
+	rc = underload_test(u, what, run->idle, run->error,
+	    sizeof(run->error));
+	if (rc == CLIENT_OK) {
+		snprintf(what, sizeof(what), "%s: load and probes",
+		    bloat_phase_name(run->phase));
+		bloat_phase_params(load, run->phase, &u->run->params);
+		rc = underload_test(u, what, run->loaded, run->error,
+		    sizeof(run->error));
+	}
+	if (rc == CLIENT_OK) {
+		bloat_from_results(run);
+		return CLIENT_OK;
+	}
+	fprintf(stderr, "gigebench: phase %s: %s\n",
+	    bloat_phase_name(run->phase), run->error);
+	if (rc == CLIENT_REFUSED || rc == CLIENT_INTERRUPTED) {
+		snprintf(err, errlen, "%s", run->error);
+		return rc;
+	}
+	return CLIENT_OK;
+}
+
+static void
+underload_print(const struct gb_opts *o, const struct bloat_run *runs,
+    unsigned n)
+{
+	struct bloat_report b = {
+		.probes = o->params.probes,
+		.idle_ms = o->params.duration_ms < UNDERLOAD_IDLE_MS ?
+		    o->params.duration_ms : UNDERLOAD_IDLE_MS,
+		.omit_ms = o->params.omit_ms,
+		.duration_ms = o->params.duration_ms,
+		.unit = o->unit, .nruns = n, .runs = runs,
+	};
+
+	if (o->json)
+		report_json_print(stdout, bloat_report_json(&b));
+	else
+		bloat_report_text(stdout, &b);
+	fflush(stdout);
+}
+
+int
+underload_run(const struct gb_opts *o, const struct hoststat_roots *roots,
+    const struct auth_key *psk, char *err, size_t errlen)
+{
+	struct underload u = {
+		.o = o, .roots = roots, .psk = psk,
+		.progress = !o->quiet && isatty(STDERR_FILENO),
+	};
+	struct bloat_run runs[GB_PHASE_COUNT];
+	unsigned i, n = 0, ok = 0;
+	int rc = CLIENT_OK;
+
+	memset(runs, 0, sizeof(runs));
+	if ((u.run = malloc(sizeof(*u.run))) == NULL)
+		goto nomem;
+	*u.run = *o;
+	for (i = 0; i < o->nphases; i++)
+		if ((runs[i].idle = calloc(1, sizeof(*runs[i].idle))) == NULL ||
+		    (runs[i].loaded = calloc(1,
+		    sizeof(*runs[i].loaded))) == NULL)
+			goto nomem;
+	for (n = 0; n < o->nphases && rc == CLIENT_OK; n++) {
+		runs[n].phase = o->phases[n];
+		rc = underload_phase(&u, &runs[n], err, errlen);
+		ok += runs[n].ok;
+	}
+	if (ok > 0 || rc == CLIENT_OK)
+		underload_print(o, runs, n);
+	if (rc == CLIENT_OK && ok < n) {
+		snprintf(err, errlen, "%u of %u phases failed", n - ok, n);
+		rc = CLIENT_FAILED;
+	}
+	goto out;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	rc = CLIENT_FAILED;
+out:
+	for (i = 0; i < GB_PHASE_COUNT; i++) {
+		free(runs[i].idle);
+		free(runs[i].loaded);
+	}
+	free(u.run);
+	return rc;
+}
