@@ -57,10 +57,6 @@ opts_underload_conflict(const struct gb_opts *o)
 		return "--repeat";
 	if (o->conf_level > 0)
 		return "--confidence";
-	if (o->csv_path != NULL)
-		return "--csv in this version";
-	if (o->plot_path != NULL)
-		return "--plot in this version";
 	if (o->flow_csv_path != NULL)
 		return "--flow-csv";
 	if (o->json_stream)

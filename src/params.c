@@ -74,6 +74,7 @@ params_probe(const struct gb_params *load, struct gb_params *probe)
 	probe->tos = load->probe_tos != 0 ? load->probe_tos : load->tos;
 	probe->threads = 1;
 	probe->link_mbps = load->link_mbps;
+	probe->interval_ms = load->interval_ms;	/* its latency over time */
 }
 
 void

@@ -59,6 +59,8 @@ struct plot_job {
 	const char			*title;
 	const struct mesh		*mesh;
 	char				 unit;
+	const struct bloat_run		*runs;	/* --under-load */
+	unsigned			 nruns;
 };
 
 static int	 plot_files(const struct plot_job *, enum plot_term,
@@ -229,6 +231,8 @@ plot_files(const struct plot_job *job, enum plot_term term,
 		return -1;
 	if (job->ps != NULL)
 		plot_script_data(f, job->ps);
+	else if (job->runs != NULL)
+		plot_bloat_data(f, job->runs, job->nruns);
 	else if (job->mesh != NULL)
 		plot_mesh_data(f, job->mesh, job->unit);
 	else
@@ -239,6 +243,9 @@ plot_files(const struct plot_job *job, enum plot_term term,
 		return -1;
 	if (job->ps != NULL)
 		plot_script_write(f, job->ps, term, data, out);
+	else if (job->runs != NULL)
+		plot_bloat_write(f, job->runs, job->nruns, job->title, term,
+		    data, out);
 	else if (job->mesh != NULL)
 		plot_mesh_write(f, job->mesh, job->unit, term, data, out);
 	else
@@ -406,7 +413,7 @@ plot_write(const char *path, const struct sweep *s,
     const char *title, char *err, size_t errlen)
 {
 	struct plot_script	 ps;
-	struct plot_job		 job = { &ps, NULL, NULL, NULL, 0 };
+	struct plot_job		 job = { &ps, NULL, NULL, NULL, 0, NULL, 0 };
 	enum plot_term		 term;
 	int			 rv;
 
@@ -428,7 +435,7 @@ int
 plot_write_cdf(const char *path, const struct lathist *h, const char *title,
     char *err, size_t errlen)
 {
-	struct plot_job	job = { NULL, h, title, NULL, 0 };
+	struct plot_job	job = { NULL, h, title, NULL, 0, NULL, 0 };
 	enum plot_term	term;
 
 	if (plot_check(path, &term, err, errlen) == -1)
@@ -444,13 +451,29 @@ int
 plot_write_mesh(const char *path, const struct mesh *m, char unit,
     char *err, size_t errlen)
 {
-	struct plot_job	job = { NULL, NULL, NULL, m, unit };
+	struct plot_job	job = { NULL, NULL, NULL, m, unit, NULL, 0 };
 	enum plot_term	term;
 
 	if (plot_check(path, &term, err, errlen) == -1)
 		return -1;
 	if (m == NULL || m->nrated == 0) {
 		plot_error(err, errlen, "plot: no pair has a rate");
+		return -1;
+	}
+	return plot_render(path, term, &job, err, errlen);
+}
+
+int
+plot_write_bloat(const char *path, const struct bloat_run *runs, unsigned n,
+    const char *title, char *err, size_t errlen)
+{
+	struct plot_job	job = { NULL, NULL, title, NULL, 0, runs, n };
+	enum plot_term	term;
+
+	if (plot_check(path, &term, err, errlen) == -1)
+		return -1;
+	if (runs == NULL || n == 0) {
+		plot_error(err, errlen, "plot: no phase ran");
 		return -1;
 	}
 	return plot_render(path, term, &job, err, errlen);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/bloat.h"
 #include "base/lathist.h"
 #include "base/mesh.h"
 #include "out/plot_script.h"
@@ -60,6 +61,13 @@ void		 plot_rr_panels(FILE *, const struct plot_script *,
 /* One --rr test: its latencies' CDF, from the histogram's buckets. */
 void		 plot_cdf_data(FILE *, const struct lathist *);
 void		 plot_cdf_write(FILE *, const struct lathist *,
+		    const char *title, enum plot_term, const char *data,
+		    const char *out);
+
+/* plot_bloat.c */
+/* --under-load: time, the probes' P50 and P99 in ms; a block a test. */
+void		 plot_bloat_data(FILE *, const struct bloat_run *, unsigned);
+void		 plot_bloat_write(FILE *, const struct bloat_run *, unsigned,
 		    const char *title, enum plot_term, const char *data,
 		    const char *out);
 

@@ -193,14 +193,15 @@ rr_ask_open(struct stream_io *io, char *err, size_t errlen)
 void
 rr_done(struct stream_rr *rr, uint64_t lat_ns)
 {
-	if (atomic_load_explicit(&rr->omitting, memory_order_relaxed))
-		return;
-	lathist_add(rr->hist, lat_ns);
 	if (rr->slice != NULL) {	/* -i: uncontended but at a slice */
 		pthread_mutex_lock(&rr->lock);
 		lathist_add(rr->slice, lat_ns);
 		pthread_mutex_unlock(&rr->lock);
 	}
+	/* --under-load's --omit: in its slices (the plot), not counted. */
+	if (atomic_load_explicit(&rr->omitting, memory_order_relaxed))
+		return;
+	lathist_add(rr->hist, lat_ns);
 	stream_bump(&rr->trans);
 }
 

@@ -8,6 +8,7 @@
  * a refusal or Ctrl-C ends the run.  Progress goes to stderr when it
  * is a terminal.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "cli/rolecfg.h"
 #include "cli/underload.h"
 #include "out/bloat_report.h"
+#include "out/plot.h"
 #include "out/report.h"
 #include "run/client.h"
 
@@ -27,6 +29,16 @@ struct underload {
 	struct gb_opts			*run;	/* one test's options */
 	int				 progress;
 };
+
+/* --plot: the tests' slices, of this or of a shorter -T; else none. */
+static uint32_t
+underload_slice_ms(const struct gb_opts *o, uint32_t duration_ms)
+{
+	if (o->plot_path == NULL)
+		return 0;
+	return duration_ms < UNDERLOAD_SLICE_MS ? duration_ms :
+	    UNDERLOAD_SLICE_MS;
+}
 
 /* One test of a phase with run's params, into r. */
 static int
@@ -61,12 +73,16 @@ underload_phase(struct underload *u, struct bloat_run *run, char *err,
 	u->run->params.omit_ms = 0;	/* no load: nothing to wait for */
 	u->run->params.duration_ms = load->duration_ms < UNDERLOAD_IDLE_MS ?
 	    load->duration_ms : UNDERLOAD_IDLE_MS;
+	u->run->params.interval_ms = underload_slice_ms(u->o,
+	    u->run->params.duration_ms);
 	rc = underload_test(u, what, run->idle, run->error,
 	    sizeof(run->error));
 	if (rc == CLIENT_OK) {
 		snprintf(what, sizeof(what), "%s: load and probes",
 		    bloat_phase_name(run->phase));
 		bloat_phase_params(load, run->phase, &u->run->params);
+		u->run->params.interval_ms = underload_slice_ms(u->o,
+		    load->duration_ms);
 		rc = underload_test(u, what, run->loaded, run->error,
 		    sizeof(run->error));
 	}
@@ -83,9 +99,10 @@ underload_phase(struct underload *u, struct bloat_run *run, char *err,
 	return CLIENT_OK;
 }
 
-static void
+/* The report on stdout, and with --csv its rows into csv; 0 or -1. */
+static int
 underload_print(const struct gb_opts *o, const struct bloat_run *runs,
-    unsigned n)
+    unsigned n, FILE *csv, char *err, size_t errlen)
 {
 	struct bloat_report b = {
 		.probes = o->params.probes,
@@ -101,6 +118,18 @@ underload_print(const struct gb_opts *o, const struct bloat_run *runs,
 	else
 		bloat_report_text(stdout, &b);
 	fflush(stdout);
+	if (o->plot_path != NULL && plot_available() &&
+	    plot_write_bloat(o->plot_path, runs, n, o->title, err,
+	    errlen) == -1)
+		return -1;
+	if (csv == NULL)
+		return 0;
+	bloat_report_csv(csv, &b);
+	if (fflush(csv) == 0 && !ferror(csv))
+		return 0;
+	snprintf(err, errlen, "--csv: writing %s: %s", o->csv_path,
+	    strerror(errno));
+	return -1;
 }
 
 int
@@ -113,9 +142,19 @@ underload_run(const struct gb_opts *o, const struct hoststat_roots *roots,
 	};
 	struct bloat_run runs[GB_PHASE_COUNT];
 	unsigned i, n = 0, ok = 0;
+	FILE *csv = NULL;
 	int rc = CLIENT_OK;
 
 	memset(runs, 0, sizeof(runs));
+	if (o->plot_path != NULL && !plot_available())
+		fprintf(stderr, "gigebench: --plot: gnuplot is not installed "
+		    "(apt-get install gnuplot-nox); the report still has the "
+		    "figures\n");
+	if (o->csv_path != NULL && (csv = fopen(o->csv_path, "w")) == NULL) {
+		snprintf(err, errlen, "--csv: cannot create %s: %s",
+		    o->csv_path, strerror(errno));
+		return CLIENT_FAILED;
+	}
 	if ((u.run = malloc(sizeof(*u.run))) == NULL)
 		goto nomem;
 	*u.run = *o;
@@ -129,8 +168,9 @@ underload_run(const struct gb_opts *o, const struct hoststat_roots *roots,
 		rc = underload_phase(&u, &runs[n], err, errlen);
 		ok += runs[n].ok;
 	}
-	if (ok > 0 || rc == CLIENT_OK)
-		underload_print(o, runs, n);
+	if ((ok > 0 || rc == CLIENT_OK) &&
+	    underload_print(o, runs, n, csv, err, errlen) == -1)
+		rc = CLIENT_FAILED;
 	if (rc == CLIENT_OK && ok < n) {
 		snprintf(err, errlen, "%u of %u phases failed", n - ok, n);
 		rc = CLIENT_FAILED;
@@ -145,5 +185,10 @@ out:
 		free(runs[i].loaded);
 	}
 	free(u.run);
+	if (csv != NULL && fclose(csv) != 0 && rc == CLIENT_OK) {
+		snprintf(err, errlen, "--csv: writing %s: %s", o->csv_path,
+		    strerror(errno));
+		rc = CLIENT_FAILED;
+	}
 	return rc;
 }

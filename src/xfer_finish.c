@@ -124,6 +124,17 @@ xfer_probe_figures(const struct xfer *x, struct gb_probe *pr)
 		if (rr->hist != NULL)
 			lathist_merge(&pr->latency, rr->hist);
 	}
+	for (i = 0; i < x->niv && i < GB_MAX_INTERVALS; i++) {
+		pr->slices[i].omitted = x->iv[i].omitted;
+		pr->slices[i].start_s = x->iv[i].start_s;
+		pr->slices[i].end_s = x->iv[i].end_s;
+		pr->slices[i].transactions = x->iv[i].transactions;
+		pr->slices[i].p50_us = x->iv[i].has_latency ?
+		    x->iv[i].p50_us : 0;
+		pr->slices[i].p99_us = x->iv[i].has_latency ?
+		    x->iv[i].p99_us : 0;
+	}
+	pr->nslices = i;
 }
 
 int

@@ -535,7 +535,8 @@ underload() {
 	local rc=0
 	listen
 	"$GB" -t 127.0.0.1 -p "$PORT" -J --under-load --phases upload,download \
-	    -T 0.5 --omit 0.2 --probes 2 --probe-tos EF >"$TMP/ul.json" \
+	    -T 0.5 --omit 0.2 --probes 2 --probe-tos EF --csv "$TMP/ul.csv" \
+	    --plot "$TMP/ul.svg" --title "it's \$(id)" >"$TMP/ul.json" \
 	    2>"$TMP/ul.err" || rc=$?
 	kill "$SRV" 2>/dev/null || true
 	wait_for "$SRV" 5 || true
@@ -556,6 +557,30 @@ all(p["ok"] and p["idle"]["count"] > 0 and p["loaded"]["count"] > 0 and
 d["under_load"]["phases"][1]["loaded_test"]["params"]["direction"] ==
     "client_receives" and
 d["under_load"]["verdict"] != "" and d["under_load"]["probes"] == 2'
+ul_csv() {
+	"$PY" - "$TMP/ul.csv" "$TMP/ul.json" <<'PYEOF'
+import csv, json, sys
+raw = open(sys.argv[1], newline="").read()
+rows = list(csv.DictReader(raw.splitlines()))
+d = json.load(open(sys.argv[2]))["under_load"]["phases"]
+assert raw.endswith("\r\n") and raw.count("\r\n") == 3, raw
+assert [r["phase"] for r in rows] == ["upload", "download"], rows
+for r, p in zip(rows, d):
+    assert len(r) == 25 and r["ok"] == "1" and r["error"] == "", r
+    assert int(r["loaded_count"]) == p["loaded"]["count"], r
+    assert abs(float(r["added_delay_ms"]) - p["added_delay_ms"]) < 1e-6, r
+    assert r["probe_tos"] == "184" and r["probes"] == "2", r
+    assert r["grade"] == p["grade"] and r["omit_s"] == "0.2", r
+PYEOF
+}
+check "--under-load --csv: a row a phase, the JSON's figures" ul_csv
+ul_plot() {
+	grep -q '<svg' "$TMP/ul.svg" && grep -q '>upload<' "$TMP/ul.svg" &&
+	    grep -q '>download<' "$TMP/ul.svg" && grep -q '>P99<' "$TMP/ul.svg" &&
+	    grep -qF "it's \$(id)" "$TMP/ul.svg"
+}
+check "--under-load --plot: an SVG with both phases named, P50 and P99, the title as given" \
+    ul_plot
 
 # Under ASan/UBSan a report in any process's stderr is a failure.
 no_sanitizer_reports() {

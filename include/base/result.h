@@ -309,6 +309,13 @@ struct gb_rr {
  * load (params_probe's test): their transactions, how long, the TOS
  * their first socket read back (-1: unknown) and their latencies.
  */
+struct gb_probe_slice {
+	int		omitted;	/* in the load's --omit */
+	double		start_s, end_s;	/* from the start */
+	uint64_t	transactions;	/* answered in the slice */
+	double		p50_us, p99_us;	/* 0 without transactions */
+};
+
 struct gb_probe {
 	int		has;
 	unsigned	streams;
@@ -316,6 +323,9 @@ struct gb_probe {
 	double		seconds;
 	int		tos;
 	struct lathist	latency;
+	/* With params.interval_ms: the probes' latency slice by slice. */
+	unsigned	nslices;
+	struct gb_probe_slice slices[GB_MAX_INTERVALS];
 };
 
 struct gb_udp {

@@ -16,6 +16,8 @@
 
 /* Each idle reference's -T: this, or the load's when shorter. */
 #define UNDERLOAD_IDLE_MS	2000u
+/* --plot: the probes' latency in slices this long (or -T, when shorter). */
+#define UNDERLOAD_SLICE_MS	250u
 
 int	underload_run(const struct gb_opts *, const struct hoststat_roots *,
 	    const struct auth_key *, char *err, size_t errlen);

@@ -197,8 +197,9 @@ struct stream_rr {
 	uint64_t	 taken;
 	struct stream_crr crr;		/* --crr */
 	/*
-	 * --under-load's probes during the load's --omit: answered but
-	 * not counted; the event loop clears it as the omit ends.
+	 * --under-load's probes during the load's --omit: answered, in
+	 * the -i slices, but not counted; the event loop clears it as the
+	 * omit ends.
 	 */
 	atomic_int	 omitting;
 	/*

@@ -30,5 +30,7 @@ const struct bloat_run *bloat_worst(const struct bloat_report *);
 void	bloat_verdict(char *buf, size_t len, const struct bloat_report *);
 void	bloat_report_text(FILE *, const struct bloat_report *);
 json_t	*bloat_report_json(const struct bloat_report *);
+/* --csv: a header and one row a phase (bloat_report_csv.c lists them). */
+void	bloat_report_csv(FILE *, const struct bloat_report *);
 
 #endif /* GB_BLOAT_REPORT_H */

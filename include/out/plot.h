@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "base/bloat.h"
 #include "base/lathist.h"
 #include "base/mesh.h"
 #include "base/sweep.h"
@@ -39,6 +40,15 @@ int	plot_write_cdf(const char *path, const struct lathist *,
  * receivers across, each cell's rate in the -f unit written in it and
  * the outliers outlined.  Returns 0, or -1 with a reason in err.
  */
+/*
+ * --under-load: the probes' P50 and P99 latency over the run's time, each
+ * test of each phase after the other, the loaded tests shaded (their
+ * --omit lighter) and named; from the slices of runs[i].idle->intervals
+ * and runs[i].loaded->probe.  0, or -1 with the reason in err.
+ */
+int	plot_write_bloat(const char *path, const struct bloat_run *runs,
+	    unsigned n, const char *title, char *err, size_t errlen);
+
 int	plot_write_mesh(const char *path, const struct mesh *, char unit,
 	    char *err, size_t errlen);
 
