@@ -389,7 +389,7 @@ listener_reason(struct client *c, char *err, size_t errlen)
  * --under-load: the probes' figures.
  */
 static int
-finish_reverse(struct client *c, struct gb_result *r, int partial, char *err,
+finish_parts(struct client *c, struct gb_result *r, int partial, char *err,
     size_t errlen)
 {
 	struct xfer *rev = xfer_reverse(c->x);
@@ -455,13 +455,13 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		/* What ran until Ctrl-C, this end's figures only. */
 		xfer_failed(c->x, err, errlen);
 		if (xfer_finish_partial(c->x, mine, r, err, errlen) == 0 &&
-		    finish_reverse(c, r, 1, err, errlen) == 0) {
+		    finish_parts(c, r, 1, err, errlen) == 0) {
 			r->prov.interrupted = 1;
 			client_flows(c, 1);
 		}
 		rc = CLIENT_INTERRUPTED;
 	} else if (xfer_finish(c->x, mine, r, err, errlen) == 0 &&
-	    finish_reverse(c, r, 0, err, errlen) == 0) {
+	    finish_parts(c, r, 0, err, errlen) == 0) {
 		rc = CLIENT_OK;
 		client_flows(c, 0);
 	} else

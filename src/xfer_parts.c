@@ -77,7 +77,8 @@ xfer_reverse(struct xfer *x)
 /*
  * --under-load: the probes (params_probe's test) on the connections
  * after the load's, asked by the connecting side, on the same loop;
- * no -i slices or progress of their own.
+ * no interval callback or progress line: their slices (--plot) stay in
+ * the part, for xfer_probe_figures.
  */
 int
 xfer_start_probes(struct xfer *x, const struct xfer_config *c, char *err,
