@@ -117,6 +117,16 @@ bloat_mbps(const struct gb_side *tx, const struct gb_side *rx)
 	return rx->has ? rx->mbps : tx->has ? tx->mbps : 0;
 }
 
+static void
+bloat_loss(int has, uint64_t requests, uint64_t lost, struct bloat_loss *out)
+{
+	out->has = has;
+	out->requests = requests;
+	out->lost = lost;
+	out->pct = has && requests > 0 ? 100.0 * (double)lost /
+	    (double)requests : NAN;
+}
+
 void
 bloat_from_results(struct bloat_run *run)
 {
@@ -144,6 +154,10 @@ bloat_from_results(struct bloat_run *run)
 	run->load_mbps = bloat_mbps(&l->sender, &l->receiver);
 	if (l->params.bidir)
 		run->load_mbps += bloat_mbps(&l->rsender, &l->rreceiver);
+	bloat_loss(run->idle->sender.rr.has_udp, run->idle->sender.rr.requests,
+	    run->idle->sender.rr.lost, &run->idle_loss);
+	bloat_loss(l->probe.udp, l->probe.requests, l->probe.lost,
+	    &run->loaded_loss);
 	in.idle = &run->idle->latency;
 	in.loaded = &l->probe.latency;
 	in.self_ms = n > 0 ? rtt / n / 1000 : NAN;

@@ -114,6 +114,57 @@ bloat_row(FILE *fp, const struct bloat_report *b, const struct bloat_run *r)
 	    q, self, rpm);
 }
 
+/* The probes: what they are, their TOS, the phases' times. */
+static void
+bloat_head(FILE *fp, const struct bloat_report *b, const char *tos)
+{
+	if (b->probe_rate != 0)
+		fprintf(fp, "latency under load: %u UDP probe flow%s (%u "
+		    "round trips a second each, evenly spaced; lost without "
+		    "an answer in %u s; tos %s)", b->probes, b->probes == 1 ?
+		    "" : "s", (unsigned)b->probe_rate,
+		    GB_PROBE_TIMEOUT_MS / 1000, tos);
+	else
+		fprintf(fp, "latency under load: %u probe%s (1-byte "
+		    "request/response on %s own TCP connection%s, "
+		    "TCP_NODELAY, tos %s)", b->probes, b->probes == 1 ? "" :
+		    "s", b->probes == 1 ? "its" : "their", b->probes == 1 ?
+		    "" : "s", tos);
+	fprintf(fp, ", a phase: idle %g s, then loaded %g s", b->idle_ms /
+	    1000.0, b->duration_ms / 1000.0);
+	if (b->omit_ms != 0)
+		fprintf(fp, " after a %g s --omit", b->omit_ms / 1000.0);
+	fputc('\n', fp);
+}
+
+/* "3 of 500 (0.60 %)" */
+static const char *
+bloat_loss_text(const struct bloat_loss *l, char *buf, size_t len)
+{
+	if (isnan(l->pct))
+		snprintf(buf, len, "none sent");
+	else
+		snprintf(buf, len, "%llu of %llu (%.2f %%)", l->lost,
+		    l->requests, l->pct);
+	return buf;
+}
+
+/* UDP probes: each phase's lost ones, idle and loaded. */
+static void
+bloat_losses(FILE *fp, const struct bloat_report *b)
+{
+	char idle[64], loaded[64];
+	unsigned i;
+
+	for (i = 0; i < b->nruns; i++)
+		if (b->runs[i].ok && b->runs[i].loaded_loss.has)
+			fprintf(fp, "%-9s probes lost: idle %s, loaded %s\n",
+			    bloat_phase_name(b->runs[i].phase),
+			    bloat_loss_text(&b->runs[i].idle_loss, idle,
+			    sizeof(idle)), bloat_loss_text(
+			    &b->runs[i].loaded_loss, loaded, sizeof(loaded)));
+}
+
 void
 bloat_report_text(FILE *fp, const struct bloat_report *b)
 {
@@ -123,13 +174,8 @@ bloat_report_text(FILE *fp, const struct bloat_report *b)
 	unsigned i;
 
 	bloat_rate(b, 0, &label);
-	fprintf(fp, "latency under load: %u probe%s (1-byte request/response "
-	    "on %s own TCP connection%s, TCP_NODELAY, tos %s), a phase: idle "
-	    "%g s, then loaded %g s after a %g s --omit\n", b->probes,
-	    b->probes == 1 ? "" : "s", b->probes == 1 ? "its" : "their",
-	    b->probes == 1 ? "" : "s", w != NULL ?
-	    bloat_tos(w->loaded->probe.tos, tos, sizeof(tos)) : "unknown",
-	    b->idle_ms / 1000.0, b->duration_ms / 1000.0, b->omit_ms / 1000.0);
+	bloat_head(fp, b, w != NULL ? bloat_tos(w->loaded->probe.tos, tos,
+	    sizeof(tos)) : "unknown");
 	fprintf(fp, "%-9s %10s %9s %11s %9s %9s %9s %10s %9s %6s\n", "phase",
 	    label, "idle P50", "loaded P50", "P90", "P99", "added",
 	    "queue", "self RTT", "RPM");
@@ -138,10 +184,13 @@ bloat_report_text(FILE *fp, const struct bloat_report *b)
 	fprintf(fp, "(ms; loaded: the probes beside the load; added: loaded "
 	    "P50 - idle P50; queue: added x the load's rate; self RTT: the "
 	    "load's TCP_INFO)\n");
+	bloat_losses(fp, b);
 	bloat_verdict(v, sizeof(v), b);
 	fprintf(fp, "verdict: %s\n", v);
 	fprintf(fp, "RPM as %s 5.3.1: trimmed means of the lowest %u %%; "
-	    "foreign: the probes' request/response (no handshake time: "
-	    "connections are kept), self: the load's TCP RTT\n", BLOAT_DRAFT,
-	    BLOAT_TRIM_PCT);
+	    "foreign: %s, self: the load's TCP RTT%s\n", BLOAT_DRAFT,
+	    BLOAT_TRIM_PCT, b->probe_rate != 0 ? "the UDP probes' answered "
+	    "round trips" : "the probes' request/response (no handshake "
+	    "time: connections are kept)", b->udp_load ? " (a UDP load has "
+	    "none: no RPM)" : "");
 }

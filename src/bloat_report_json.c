@@ -37,6 +37,17 @@ bloat_rpm_json(const struct bloat_figures *f)
 	    "self_rpm", bloat_num(f->rpm.loaded_rpm));
 }
 
+/* UDP probes' requests and losses; null with TCP probes. */
+static json_t *
+bloat_loss_json(const struct bloat_loss *l)
+{
+	if (!l->has)
+		return json_null();
+	return json_pack("{s:I, s:I, s:o}", "requests",
+	    (json_int_t)l->requests, "lost", (json_int_t)l->lost,
+	    "loss_pct", bloat_num(l->pct));
+}
+
 static json_t *
 bloat_run_json(const struct bloat_run *r)
 {
@@ -63,6 +74,10 @@ bloat_run_json(const struct bloat_run *r)
 		    json_string(bloat_grade_name(f->grade)));
 		json_object_set_new(o, "probe_tos", r->loaded->probe.tos >= 0 ?
 		    json_integer(r->loaded->probe.tos) : json_null());
+		json_object_set_new(o, "idle_loss",
+		    bloat_loss_json(&r->idle_loss));
+		json_object_set_new(o, "loaded_loss",
+		    bloat_loss_json(&r->loaded_loss));
 	}
 	if (r->idle != NULL && r->idle->has_latency)
 		json_object_set_new(o, "idle_test", report_json(r->idle));
@@ -84,10 +99,13 @@ bloat_report_json(const struct bloat_report *b)
 	for (i = 0; i < b->nruns; i++)
 		json_array_append_new(phases, bloat_run_json(&b->runs[i]));
 	bloat_verdict(v, sizeof(v), b);
-	doc = json_pack("{s:{s:s, s:I, s:I, s:f, s:f, s:f, s:o, s:s, s:o}}",
-	    "under_load", "draft", BLOAT_DRAFT,
+	doc = json_pack("{s:{s:s, s:I, s:I, s:s, s:o, s:f, s:f, s:f, s:o, "
+	    "s:s, s:o}}", "under_load", "draft", BLOAT_DRAFT,
 	    "trim_pct", (json_int_t)BLOAT_TRIM_PCT,
 	    "probes", (json_int_t)b->probes,
+	    "probe_protocol", b->probe_rate != 0 ? "udp" : "tcp",
+	    "probe_rate", b->probe_rate != 0 ?
+	    json_integer(b->probe_rate) : json_null(),
 	    "idle_s", b->idle_ms / 1000.0, "omit_s", b->omit_ms / 1000.0,
 	    "duration_s", b->duration_ms / 1000.0,
 	    "grade", w != NULL ? json_string(bloat_grade_name(w->f.grade)) :

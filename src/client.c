@@ -169,6 +169,8 @@ udp_hellos(struct client *c, char *err, size_t errlen)
 
 	memcpy(h.token, c->dg_token, sizeof(h.token));
 	for (i = 0; i < params_conns(c->p); i++) {
+		if (!params_conn_udp(c->p, i))
+			continue;
 		h.stream = (uint16_t)i;
 		h.send_ns = monotime_ns();
 		dgram_encode(&h, buf);
@@ -183,19 +185,16 @@ udp_hellos(struct client *c, char *err, size_t errlen)
 }
 
 /*
- * -u: a socket per stream, connected to the listener's port; each
- * presents the token in a hello datagram until the listener has them all
- * and says start (a hello can be lost: they are sent again).
+ * -u, the UDP probes: their sockets, connected to the listener's port
+ * (udp_start has them present the token).
  */
 static int
 udp_streams(struct client *c, struct sock_addr *a, const char *token,
-    struct proto_msg *m, char *err, size_t errlen)
+    char *err, size_t errlen)
 {
-	int64_t deadline = monotime_ms() + GB_HANDSHAKE_MS;
-	struct pollfd pfd = { .fd = c->ctl, .events = POLLIN };
+	struct gb_params probe;
 	struct sock_local l;
 	unsigned i;
-	int rc;
 
 	if (auth_unhex(token, c->dg_token, sizeof(c->dg_token)) == -1) {
 		snprintf(err, errlen, "%s sent a token that is not hex",
@@ -203,10 +202,26 @@ udp_streams(struct client *c, struct sock_addr *a, const char *token,
 		return CLIENT_FAILED;
 	}
 	for (i = 0; i < params_conns(c->p); i++)
-		if ((c->fds[i] = sock_udp_connect(a, data_local(c, i, &l),
-		    c->p, params_conn_tx(c->p, i, c->is_tx), err,
-		    errlen)) == -1)
+		if (params_conn_udp(c->p, i) &&
+		    (c->fds[i] = sock_udp_connect(a, data_local(c, i, &l),
+		    params_conn_params(c->p, i, &probe),
+		    params_conn_tx(c->p, i, c->is_tx), err, errlen)) == -1)
 			return CLIENT_FAILED;
+	return CLIENT_OK;
+}
+
+/*
+ * Each UDP socket presents the token in a hello datagram until the
+ * listener has every stream and says start (a hello can be lost: they
+ * are sent again).
+ */
+static int
+udp_start(struct client *c, struct proto_msg *m, char *err, size_t errlen)
+{
+	int64_t deadline = monotime_ms() + GB_HANDSHAKE_MS;
+	struct pollfd pfd = { .fd = c->ctl, .events = POLLIN };
+	int rc;
+
 	do {
 		if ((rc = udp_hellos(c, err, errlen)) != CLIENT_OK)
 			return rc;
@@ -265,11 +280,12 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		goto out;
 	if ((rc = client_nofile(c, err, errlen)) != CLIENT_OK)
 		goto out;
-	if (c->p->udp) {
-		rc = udp_streams(c, a, token, m, err, errlen);
+	if (params_any_udp(c->p) &&
+	    (rc = udp_streams(c, a, token, err, errlen)) != CLIENT_OK)
 		goto out;
-	}
 	for (i = 0; i < params_conns(c->p); i++) {
+		if (params_conn_udp(c->p, i))
+			continue;
 		c->fds[i] = sock_connect(a, data_local(c, i, &l),
 		    params_conn_params(c->p, i, &probe),
 		    params_conn_tx(c->p, i, c->is_tx), GB_HANDSHAKE_MS, err,
@@ -286,7 +302,8 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		    (rc = client_send(c, m, c->fds[i], err, errlen)) != CLIENT_OK)
 			goto out;
 	}
-	rc = client_expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err, errlen);
+	rc = params_any_udp(c->p) ? udp_start(c, m, err, errlen) :
+	    client_expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err, errlen);
 out:
 	free(m);
 	return rc;

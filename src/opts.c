@@ -86,6 +86,7 @@ static const struct option opts_long[] = {
 	{ "plot",	required_argument,	NULL,	OPT_PLOT },
 	{ "phases",	required_argument,	NULL,	OPT_PHASES },
 	{ "port",	required_argument,	NULL,	'p' },
+	{ "probe-rate",	required_argument,	NULL,	OPT_PROBE_RATE },
 	{ "probe-tos",	required_argument,	NULL,	OPT_PROBE_TOS },
 	{ "probes",	required_argument,	NULL,	OPT_PROBES },
 	{ "psk",	required_argument,	NULL,	OPT_PSK },
@@ -299,7 +300,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
 		OPT_RR_TIMEOUT, OPT_BIDIR, OPT_PROFILE, OPT_THREADS,
 		OPT_FLOW_CSV, OPT_UNDER_LOAD, OPT_PROBES, OPT_PROBE_TOS,
-		OPT_PHASES,
+		OPT_PHASES, OPT_PROBE_RATE,
 	};
 	size_t i, len = strlen(st->client_only);
 

@@ -59,6 +59,7 @@ enum {
 	OPT_UNDER_LOAD,
 	OPT_PROBES,
 	OPT_PROBE_TOS,
+	OPT_PROBE_RATE,
 	OPT_PHASES,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };

@@ -89,8 +89,11 @@ opts_underload_check(struct gb_opts *o, struct opts_state *st)
 		return opts_error(st, "cannot be used with %s", no);
 	if (o->params.probes == 0)
 		o->params.probes = 1;
-	/* The queue fills in the load's first seconds: left out. */
-	if (o->params.omit_ms == 0)
+	/*
+	 * The queue fills in a TCP load's first seconds: left out.  A UDP
+	 * load (-u) fills it at once at its rate, and has no --omit.
+	 */
+	if (o->params.omit_ms == 0 && !o->params.udp)
 		o->params.omit_ms = UNDERLOAD_OMIT_MS;
 	if (o->nphases == 0) {
 		o->nphases = 1;

@@ -64,6 +64,7 @@ static const struct opts_param {
 	{ OPT_TOS, PF_TOS, SYN_TOS, "TOS" },
 	{ OPT_PROBES, PF_PROBES, SYN_COUNT, "number of probes" },
 	{ OPT_PROBE_TOS, PF_PROBE_TOS, SYN_TOS, "TOS" },
+	{ OPT_PROBE_RATE, PF_PROBE_RATE, SYN_COUNT, "probe rate" },
 };
 #define NPARAMS	(sizeof(opts_params) / sizeof(opts_params[0]))
 
@@ -185,7 +186,8 @@ opts_param(struct gb_opts *o, struct opts_state *st,
 		st->lflag = 1;
 	else if (op->ch == OPT_BATCH)
 		st->batch = 1;
-	if (op->ch == OPT_PROBES || op->ch == OPT_PROBE_TOS)
+	if (op->ch == OPT_PROBES || op->ch == OPT_PROBE_TOS ||
+	    op->ch == OPT_PROBE_RATE)
 		snprintf(st->underload_only, sizeof(st->underload_only), "%s",
 		    st->name);
 	return OPTS_OK;

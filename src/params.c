@@ -40,6 +40,7 @@ static const struct params_field params_fields[PF_COUNT] = {
 	F(PF_THREADS, threads, 1, GB_MAX_THREADS, 1),	/* 0: default */
 	F(PF_PROBES, probes, 1, GB_MAX_PROBES, 1),	/* 0: none */
 	F(PF_PROBE_TOS, probe_tos, 0, GB_MAX_TOS, 0),	/* 0: as tos */
+	F(PF_PROBE_RATE, probe_rate, 1, GB_MAX_PROBE_RATE, 1),	/* 0: TCP */
 };
 #undef F
 
@@ -75,6 +76,19 @@ params_probe(const struct gb_params *load, struct gb_params *probe)
 	probe->threads = 1;
 	probe->link_mbps = load->link_mbps;
 	probe->interval_ms = load->interval_ms;	/* its latency over time */
+	if (load->probe_rate == 0)
+		return;
+	probe->udp = 1;
+	probe->nodelay = 0;
+	probe->buflen = GB_MIN_DGRAM;
+	probe->req_size = GB_MIN_DGRAM;		/* gigebench's header alone */
+	probe->resp_size = GB_MIN_DGRAM;
+	probe->rr_rate = load->probe_rate;
+	probe->rr_timeout_ms = GB_PROBE_TIMEOUT_MS;
+	/* Slots for every probe a timeout holds, and the one being sent. */
+	probe->rr_burst = load->probe_rate * GB_PROBE_TIMEOUT_MS / 1000 + 1;
+	if (probe->rr_burst > GB_MAX_RR_BURST)
+		probe->rr_burst = GB_MAX_RR_BURST;
 }
 
 void

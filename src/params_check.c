@@ -290,20 +290,22 @@ params_udp_check(const struct gb_params *p, char *err, size_t errlen)
 }
 
 /*
- * --under-load's probes, in this version: beside a timed TCP stream
- * load (the load's own connections are its self probes).
+ * --under-load's probes, in this version: beside a timed stream load,
+ * TCP (its own connections are its self probes) or UDP (-u: none).
  */
 static int
 params_probes_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	const char *no = NULL;
 
+	if (p->probes == 0 && p->probe_rate != 0) {
+		snprintf(err, errlen, "a probe rate needs probes (--under-load)");
+		return -1;
+	}
 	if (p->probes == 0)
 		return 0;
 	if (p->rr)
 		no = "--rr or --crr (the load is a stream)";
-	else if (p->udp)
-		no = "-u in this version (TCP probes of a TCP load)";
 	else if (p->nbuf != 0)
 		no = "-n (the probes run for -T)";
 	else if (p->capture)

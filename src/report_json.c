@@ -32,7 +32,7 @@ report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
 	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o, s:s, s:o,"
-	    " s:o, s:o, s:f, s:b, s:b, s:b, s:I, s:o}",
+	    " s:o, s:o, s:f, s:b, s:b, s:b, s:I, s:o, s:o}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", member_jint(p->nbuf),
@@ -60,7 +60,9 @@ report_params_json(const struct gb_params *p)
 	    "rr", p->rr != 0, "bidir", p->bidir != 0,
 	    "profile", p->profile != 0,
 	    "probes", (json_int_t)p->probes,
-	    "probe_tos", member_uint_or_null(p->probe_tos != 0, p->probe_tos));
+	    "probe_tos", member_uint_or_null(p->probe_tos != 0, p->probe_tos),
+	    "probe_rate", member_uint_or_null(p->probe_rate != 0,
+	    p->probe_rate));
 }
 
 static json_t *

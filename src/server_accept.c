@@ -210,8 +210,9 @@ session_accept(struct session *ss)
 	free(m);
 	if (rc != PROTO_OK)
 		return session_fail(ss, err);
-	/* -u: the streams present the token on the greeter. */
-	if (ss->p.udp && session_dgram_open(ss, err, sizeof(err)) == -1)
+	/* -u, UDP probes: the streams present the token on the greeter. */
+	if (params_any_udp(&ss->p) &&
+	    session_dgram_open(ss, err, sizeof(err)) == -1)
 		return session_fail(ss, err);
 	return SS_ACCEPTED;
 }

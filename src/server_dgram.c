@@ -96,6 +96,7 @@ int
 session_dgram_stream(struct session *ss, const struct session_arg *a,
     char *err, size_t errlen)
 {
+	struct gb_params probe;
 	char from[64];
 
 	sock_ntop(a->dg_src, from, sizeof(from));
@@ -105,6 +106,7 @@ session_dgram_stream(struct session *ss, const struct session_arg *a,
 		ss->dg_stray++;
 		return -2;
 	}
-	return sock_udp_stream(ss->ctl, a->dg_src, a->dg_srclen, &ss->p,
+	return sock_udp_stream(ss->ctl, a->dg_src, a->dg_srclen,
+	    params_conn_params(&ss->p, a->m->stream, &probe),
 	    params_conn_tx(&ss->p, a->m->stream, ss->is_tx), err, errlen);
 }

@@ -349,9 +349,15 @@ h_data(struct session *ss, struct session_arg *a)
 	char err[GB_ERR_LEN];
 	int fd;
 
+	/* A stream's socket is a UDP one's hello, or a TCP connection. */
 	if (!session_token_equal(m->token, ss->token) ||
-	    m->stream >= params_conns(&ss->p) || ss->fds[m->stream] != -1)
+	    m->stream >= params_conns(&ss->p) || ss->fds[m->stream] != -1 ||
+	    params_conn_udp(&ss->p, m->stream) != (pc == NULL)) {
+		if (pc == NULL && m->stream < params_conns(&ss->p) &&
+		    !params_conn_udp(&ss->p, m->stream))
+			ss->dg_stray++;		/* a hello again is not */
 		return pc != NULL ? h_data_refused(ss, a) : ss->state;
+	}
 	if (pc == NULL)
 		return h_dgram(ss, a);
 	fd = pc->fd;

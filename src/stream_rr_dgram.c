@@ -28,10 +28,20 @@
  * its oldest request's deadline instead (STREAM_WANT_TIME), the
  * answerer for its socket, and each stamps its stream's id into the
  * worker's buffer that its flows share.
+ *
+ * Paced (rr.gap_ns, --under-load's UDP probes): a slot takes a request
+ * only when one is due, every gap_ns on a fixed schedule whatever the
+ * answers (irtt's isochronous probes; one late by less than a gap keeps
+ * the schedule, one later starts it again), and the asker waits for an
+ * answer at most until the next is due (ppoll; on a non-blocking socket
+ * STREAM_WANT_TIME).  --omit: its answers are not counted (rr_done),
+ * nor its requests and losses (requests0, lost0, late0, taken when the
+ * asker first sees the omit over).
  */
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +101,36 @@ rr_dg_ask_open(struct stream_io *io, char *err, size_t errlen)
  * ICMP port unreachable of an earlier datagram (ECONNREFUSED) leave the
  * request in flight: it will be lost, and is counted so.
  */
+/* Paced: is a request due at now? */
+static int
+rr_dg_due(const struct stream_rr *rr, uint64_t now)
+{
+	return rr->gap_ns == 0 || now >= rr->next_ns;
+}
+
+/* Paced: a request sent at now; the next one's time. */
+static void
+rr_dg_paced(struct stream_rr *rr, uint64_t now)
+{
+	if (rr->gap_ns == 0)
+		return;
+	rr->next_ns = rr->next_ns + rr->gap_ns > now ?
+	    rr->next_ns + rr->gap_ns : now + rr->gap_ns;
+}
+
+/* The counts as the omit ends, seen by the asker itself. */
+static void
+rr_dg_omit_seen(struct stream_rr *rr)
+{
+	if (rr->omit_seen ||
+	    atomic_load_explicit(&rr->omitting, memory_order_relaxed))
+		return;
+	rr->omit_seen = 1;
+	rr->requests0 = rr->slots->requests;
+	rr->lost0 = rr->slots->lost;
+	rr->late0 = rr->slots->late;
+}
+
 static int
 rr_dg_fill(struct stream_io *io, uint64_t now)
 {
@@ -98,7 +138,9 @@ rr_dg_fill(struct stream_io *io, uint64_t now)
 	uint64_t seq;
 	ssize_t n;
 
-	while (rrslots_take(rr->slots, now, &seq) == 0) {
+	rr_dg_omit_seen(rr);
+	while (rr_dg_due(rr, now) && rrslots_take(rr->slots, now, &seq) == 0) {
+		rr_dg_paced(rr, now);
 		if (io->shared != NULL)
 			dgram_restream((uint8_t *)io->buf, io->dg.id);
 		dgram_stamp((uint8_t *)io->buf, seq, now);
@@ -160,13 +202,7 @@ rr_dg_take(struct stream_io *io, ssize_t n, uint64_t now)
 	}
 	if (rc != RRSLOTS_ANSWERED)
 		return 0;
-	lathist_add(rr->hist, lat);
-	if (rr->slice != NULL) {	/* -i: uncontended but at a slice */
-		pthread_mutex_lock(&rr->lock);
-		lathist_add(rr->slice, lat);
-		pthread_mutex_unlock(&rr->lock);
-	}
-	stream_bump(&rr->trans);
+	rr_done(rr, lat);
 	rr_dg_last(io, now);
 	return 0;
 }
@@ -177,6 +213,30 @@ rr_dg_take(struct stream_io *io, ssize_t n, uint64_t now)
  * oldest request's deadline, unless refill (the test runs) finds a slot
  * the expiry freed.
  */
+/*
+ * Paced, on a blocking socket: wait for an answer until the next
+ * request is due (refill), the oldest one's deadline, or a slice of the
+ * timeout; 0 when none came.
+ */
+static int
+rr_dg_wait(const struct stream_io *io, int refill)
+{
+	const struct stream_rr *rr = &io->rr;
+	struct pollfd pfd = { .fd = io->fd, .events = POLLIN };
+	uint64_t now = monotime_ns();
+	uint64_t until = now + (uint64_t)rr->timeout_ms * 250000u;
+	struct timespec ts;
+
+	if (rr->slots->next_expiry < until)
+		until = rr->slots->next_expiry;
+	if (refill && rr->next_ns < until)
+		until = rr->next_ns;
+	until = until > now ? until - now : 0;
+	ts.tv_sec = (time_t)(until / 1000000000u);
+	ts.tv_nsec = (long)(until % 1000000000u);
+	return ppoll(&pfd, 1, &ts, NULL);
+}
+
 static int
 rr_dg_await(struct stream_io *io, int refill)
 {
@@ -185,6 +245,10 @@ rr_dg_await(struct stream_io *io, int refill)
 	ssize_t n;
 	int idle;
 
+	if (rr->gap_ns != 0 && !io->nonblock && rr_dg_wait(io, refill) == 0) {
+		rrslots_expire(rr->slots, monotime_ns());
+		return 0;
+	}
 	n = recv(io->fd, io->buf + rr->req, rr->resp, MSG_TRUNC);
 	now = monotime_ns();
 	if (n >= 0) {
@@ -198,11 +262,13 @@ rr_dg_await(struct stream_io *io, int refill)
 	}
 	idle = errno == EAGAIN || errno == EWOULDBLOCK;
 	rrslots_expire(rr->slots, now);
-	if (!io->nonblock || !idle ||
-	    (refill && rr->slots->inflight < rr->slots->n))
+	if (!io->nonblock || !idle || (refill && rr_dg_due(rr, now) &&
+	    rr->slots->inflight < rr->slots->n))
 		return 0;
 	io->wake_ns = rr->slots->next_expiry != UINT64_MAX ?
 	    rr->slots->next_expiry : now + rr->timeout_ms * UINT64_C(1000000);
+	if (refill && rr->gap_ns != 0 && rr->next_ns < io->wake_ns)
+		io->wake_ns = rr->next_ns;
 	return STREAM_WANT_TIME;
 }
 

@@ -354,6 +354,8 @@ xfer_flow(struct xfer *x, const struct xfer_config *c, unsigned i, int path,
 	s->io.rr.resp = x->p.resp_size;
 	s->io.rr.burst = x->p.rr_burst;
 	s->io.rr.timeout_ms = params_rr_timeout_ms(x->p.rr_timeout_ms);
+	s->io.rr.gap_ns = x->p.rr_rate != 0 ? UINT64_C(1000000000) /
+	    x->p.rr_rate : 0;
 	if (path == GB_PATH_CRR_ASK && c->crr != NULL)
 		xfer_crr_config(x, &s->io.rr.crr, i, c->crr);
 	if ((x->is_tx ? sender_open : receiver_open)(&s->io, s->fd,

@@ -118,11 +118,18 @@ xfer_probe_figures(const struct xfer *x, struct gb_probe *pr)
 	pr->streams = x->n;
 	pr->seconds = ts_diff(&x->start, &x->end);
 	pr->tos = x->n > 0 ? sock_tos(x->s[0].fd) : -1;
+	pr->udp = x->p.udp;
+	pr->rate = x->p.rr_rate;
 	for (i = 0; i < x->n; i++) {
 		rr = &x->s[i].io.rr;
 		pr->transactions += atomic_load(&rr->trans);
 		if (rr->hist != NULL)
 			lathist_merge(&pr->latency, rr->hist);
+		if (rr->slots == NULL || !rr->omit_seen)
+			continue;
+		pr->requests += rr->slots->requests - rr->requests0;
+		pr->lost += rr->slots->lost - rr->lost0;
+		pr->late += rr->slots->late - rr->late0;
 	}
 	for (i = 0; i < x->niv && i < GB_MAX_INTERVALS; i++) {
 		pr->slices[i].omitted = x->iv[i].omitted;

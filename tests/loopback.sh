@@ -566,7 +566,8 @@ d = json.load(open(sys.argv[2]))["under_load"]["phases"]
 assert raw.endswith("\r\n") and raw.count("\r\n") == 3, raw
 assert [r["phase"] for r in rows] == ["upload", "download"], rows
 for r, p in zip(rows, d):
-    assert len(r) == 25 and r["ok"] == "1" and r["error"] == "", r
+    assert len(r) == 31 and r["ok"] == "1" and r["error"] == "", r
+    assert r["probe_rate"] == "" and r["loaded_lost"] == "", r
     assert int(r["loaded_count"]) == p["loaded"]["count"], r
     assert abs(float(r["added_delay_ms"]) - p["added_delay_ms"]) < 1e-6, r
     assert r["probe_tos"] == "184" and r["probes"] == "2", r
@@ -581,6 +582,55 @@ ul_plot() {
 }
 check "--under-load --plot: an SVG with both phases named, P50 and P99, the title as given" \
     ul_plot
+
+# UDP probes (--probe-rate) beside a TCP load, and TCP probes beside a
+# UDP load (-u -R): 100 a second on each of 2 flows for 1 s idle (-T
+# when shorter than 2 s) and 1 s loaded is 200 each way, give or take
+# one at each flow's end; none lost on loopback.
+underload_udp() {
+	local rc=0
+	listen
+	"$GB" -t 127.0.0.1 -p "$PORT" -J --under-load --probe-rate 100 \
+	    --probes 2 -T 1 --omit 0.2 --csv "$TMP/ulu.csv" \
+	    >"$TMP/ulu.json" 2>"$TMP/ulu.err" || rc=$?
+	[ "$rc" -eq 0 ] && "$GB" -t 127.0.0.1 -p "$PORT" -J --under-load \
+	    -u -R 50m -T 1 >"$TMP/ulr.json" 2>"$TMP/ulr.err" || rc=$?
+	kill "$SRV" 2>/dev/null || true
+	wait_for "$SRV" 5 || true
+	return "$rc"
+}
+check "--under-load: UDP probes beside TCP, TCP probes beside UDP, exit 0" \
+    underload_udp
+check "--under-load --probe-rate: paced UDP probes, 200 each test, none lost" \
+    json_check "$TMP/ulu.json" '
+(lambda u, p:
+u["probe_protocol"] == "udp" and u["probe_rate"] == 100 and p["ok"] and
+abs(p["idle_loss"]["requests"] - 200) <= 2 and
+abs(p["loaded_loss"]["requests"] - 200) <= 2 and
+p["idle_loss"]["lost"] == 0 and p["loaded_loss"]["lost"] == 0 and
+p["loaded"]["count"] >= 198 and
+p["loaded_test"]["params"]["probe_rate"] == 100 and
+p["idle_test"]["params"]["protocol"] == "udp" and
+p["idle_test"]["params"]["rr"])(d["under_load"], d["under_load"]["phases"][0])'
+ulu_csv() {
+	"$PY" - "$TMP/ulu.csv" "$TMP/ulu.json" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="").read().splitlines()))
+p = json.load(open(sys.argv[2]))["under_load"]["phases"][0]
+assert len(rows) == 1 and rows[0]["probe_rate"] == "100", rows
+assert int(rows[0]["loaded_requests"]) == p["loaded_loss"]["requests"], rows
+assert rows[0]["loaded_lost"] == "0" and rows[0]["idle_lost"] == "0", rows
+PYEOF
+}
+check "--under-load --probe-rate --csv: the probes' counts and losses" ulu_csv
+check "--under-load -u: TCP probes beside a UDP load, no --omit, no RPM" \
+    json_check "$TMP/ulr.json" '
+(lambda u, p:
+u["probe_protocol"] == "tcp" and u["omit_s"] == 0 and p["ok"] and
+p["loaded_test"]["params"]["protocol"] == "udp" and
+p["loaded"]["count"] > 0 and p["rpm"] is None and
+p["self_rtt_ms"] is None and p["loaded_loss"] is None and
+40 < p["load_mbps"] < 60)(d["under_load"], d["under_load"]["phases"][0])'
 
 # Under ASan/UBSan a report in any process's stderr is a failure.
 no_sanitizer_reports() {

@@ -7,6 +7,10 @@
  * delay 80 ms, the queue at 100 Mbit/s 0.080 x 100e6 / 8 = 1,000,000
  * bytes; with a self RTT of 80 ms, RPM = (60000 / 81 + 60000 / 80) / 2
  * = (740.74 + 750) / 2 = 745.37.
+ *
+ * UDP probes (--probe-rate): params_probe's -u --rr and the report's
+ * losses, 5 of 500 loaded = 1.00 %, in the text and the CSV's last six
+ * columns.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +19,13 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/bloat.h"
+#include "data/dgram.h"
+#include "out/bloat_report.h"
 #include "assert_near.h"
 
 #define MS	UINT64_C(1000000)	/* ns */
@@ -235,6 +243,162 @@ test_from_results(void **state)
 	assert_true(isnan(run.f.queue_bytes));
 }
 
+/* --probe-rate: UDP probes, paced, with slots for a timeout's worth. */
+static void
+test_udp_probe_params(void **state)
+{
+	struct gb_params load, p;
+	char err[GB_ERR_LEN];
+
+	(void)state;
+	params_init(&load);
+	load.probes = 2;
+	load.streams = 3;
+	assert_false(params_any_udp(&load));
+	load.probe_rate = 100;
+	params_probe(&load, &p);
+	assert_true(p.udp);
+	assert_true(p.rr);
+	assert_false(p.nodelay);
+	assert_int_equal(p.req_size, DGRAM_HDR_LEN);
+	assert_int_equal(p.resp_size, DGRAM_HDR_LEN);
+	assert_int_equal(p.buflen, DGRAM_HDR_LEN);
+	assert_int_equal(p.rr_rate, 100);
+	assert_int_equal(p.rr_timeout_ms, GB_PROBE_TIMEOUT_MS);
+	assert_int_equal(p.rr_burst, 101);	/* 100 a second for 1 s, + 1 */
+	assert_int_equal(params_check(&p, err, sizeof(err)), 0);
+	load.probe_rate = GB_MAX_PROBE_RATE;
+	params_probe(&load, &p);
+	assert_int_equal(p.rr_burst, GB_MAX_PROBE_RATE + 1);
+	assert_true(p.rr_burst <= GB_MAX_RR_BURST);
+	/* The load's 3 connections TCP, the probes' 2 UDP. */
+	assert_true(params_any_udp(&load));
+	assert_false(params_conn_udp(&load, 2));
+	assert_true(params_conn_udp(&load, 3));
+	assert_true(params_conn_udp(&load, 4));
+	assert_int_equal(params_check(&load, err, sizeof(err)), 0);
+	/* A UDP load with TCP probes: the other way round. */
+	load.udp = 1;
+	load.probe_rate = 0;
+	assert_true(params_conn_udp(&load, 0));
+	assert_false(params_conn_udp(&load, 3));
+	/* A hello's rate without probes is refused. */
+	load.probes = 0;
+	load.probe_rate = 10;
+	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
+	assert_string_equal(err, "a probe rate needs probes (--under-load)");
+}
+
+/* The UDP probes' losses: the idle test's asker, the loaded probes. */
+static void
+test_udp_loss(void **state)
+{
+	static struct gb_result idle, loaded;
+	struct bloat_run run = { .idle = &idle, .loaded = &loaded };
+
+	(void)state;
+	memset(&idle, 0, sizeof(idle));
+	memset(&loaded, 0, sizeof(loaded));
+	idle.has_latency = 1;
+	lathist_init(&idle.latency);
+	fill(&idle.latency, 1 * MS, 200);
+	loaded.probe.has = 1;
+	lathist_init(&loaded.probe.latency);
+	fill(&loaded.probe.latency, 21 * MS, 495);
+	loaded.sender.has = loaded.receiver.has = 1;
+	loaded.receiver.mbps = 95;
+	bloat_from_results(&run);	/* TCP probes: no losses */
+	assert_true(run.ok);
+	assert_false(run.idle_loss.has);
+	assert_false(run.loaded_loss.has);
+	idle.sender.rr.has_udp = 1;
+	idle.sender.rr.requests = 200;
+	loaded.probe.udp = 1;
+	loaded.probe.requests = 500;
+	loaded.probe.lost = 5;
+	bloat_from_results(&run);
+	assert_true(run.ok);
+	assert_true(run.idle_loss.has);
+	assert_int_equal(run.idle_loss.lost, 0);
+	assert_near(run.idle_loss.pct, 0, 0);
+	assert_int_equal(run.loaded_loss.requests, 500);
+	assert_near(run.loaded_loss.pct, 1.0, 1e-12);
+	assert_true(isnan(run.f.self_ms));	/* no TCP load: no self */
+	assert_false(run.f.has_rpm);
+}
+
+/* The report, text or CSV, as a string the caller frees. */
+static char *
+report_of(const struct bloat_report *b, int csv)
+{
+	FILE *fp = tmpfile();
+	char *s;
+	long n;
+
+	assert_non_null(fp);
+	if (csv)
+		bloat_report_csv(fp, b);
+	else
+		bloat_report_text(fp, b);
+	n = ftell(fp);
+	assert_true(n > 0);
+	rewind(fp);
+	s = calloc(1, (size_t)n + 1);
+	assert_non_null(s);
+	assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	return s;
+}
+
+static void
+test_udp_report(void **state)
+{
+	static struct gb_result idle, loaded;
+	struct bloat_run run = { .phase = GB_PHASE_UPLOAD, .idle = &idle,
+	    .loaded = &loaded };
+	struct bloat_report b = { .probes = 1, .probe_rate = 100,
+	    .udp_load = 1, .idle_ms = 2000, .duration_ms = 5000, .nruns = 1,
+	    .runs = &run };
+	char *s, *row;
+	unsigned commas = 0;
+
+	(void)state;
+	memset(&idle, 0, sizeof(idle));
+	memset(&loaded, 0, sizeof(loaded));
+	idle.has_latency = 1;
+	lathist_init(&idle.latency);
+	fill(&idle.latency, 1 * MS, 200);
+	idle.sender.rr.has_udp = 1;
+	idle.sender.rr.requests = 200;
+	loaded.probe.has = loaded.probe.udp = 1;
+	loaded.probe.tos = 184;
+	lathist_init(&loaded.probe.latency);
+	fill(&loaded.probe.latency, 21 * MS, 495);
+	loaded.probe.requests = 500;
+	loaded.probe.lost = 5;
+	loaded.sender.has = loaded.receiver.has = 1;
+	loaded.receiver.mbps = 95;
+	bloat_from_results(&run);
+	s = report_of(&b, 0);
+	assert_non_null(strstr(s, "1 UDP probe flow (100 round trips a "
+	    "second each, evenly spaced; lost without an answer in 1 s; tos "
+	    "184 (EF)), a phase: idle 2 s, then loaded 5 s\n"));
+	assert_non_null(strstr(s, "upload    probes lost: idle 0 of 200 "
+	    "(0.00 %), loaded 5 of 500 (1.00 %)\n"));
+	assert_non_null(strstr(s, "(a UDP load has none: no RPM)"));
+	free(s);
+	s = report_of(&b, 1);
+	assert_non_null(strstr(s, ",error,probe_rate,idle_requests,idle_lost,"
+	    "loaded_requests,loaded_lost,loaded_loss_pct\r\n"));
+	row = strstr(s, "\r\nupload,1,");
+	assert_non_null(row);
+	assert_non_null(strstr(row, ",100,200,0,500,5,1\r\n"));
+	for (row += 2; *row != '\r'; row++)
+		commas += *row == ',';
+	assert_int_equal(commas, 30);		/* 31 columns */
+	free(s);
+}
+
 int
 main(void)
 {
@@ -245,6 +409,9 @@ main(void)
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_probe_params),
 		cmocka_unit_test(test_from_results),
+		cmocka_unit_test(test_udp_probe_params),
+		cmocka_unit_test(test_udp_loss),
+		cmocka_unit_test(test_udp_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,7 +37,8 @@ enum field {
 	F_LINK_MBPS, F_MTU, F_REPEAT, F_NAXES, F_ALLOW_MTU, F_TX_PATH,
 	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN, F_UDP, F_RATE_BPS,
 	F_RATE_PPS, F_BATCH, F_OMIT, F_RR, F_REQ, F_RESP, F_BURST,
-	F_UNDER_LOAD, F_PROBES, F_PROBE_TOS, F_NPHASES, F_PHASE0, F_PHASE1
+	F_UNDER_LOAD, F_PROBES, F_PROBE_TOS, F_NPHASES, F_PHASE0, F_PHASE1,
+	F_PROBE_RATE
 };
 
 struct good_case {
@@ -135,6 +136,14 @@ static const struct good_case good_cases[] = {
 	{ { "-t", "h", "--under-load", "--phases=both,upload" }, F_PHASE1,
 	    GB_PHASE_UPLOAD },
 	{ { "-t", "h", "--under-load", "--probes", "16" }, F_PROBES, 16 },
+	{ { "-t", "h", "--under-load" }, F_PROBE_RATE, 0 },
+	{ { "-t", "h", "--under-load", "--probe-rate", "100" }, F_PROBE_RATE,
+	    100 },
+	{ { "-t", "h", "--under-load", "--probe-rate", "1000" },
+	    F_PROBE_RATE, 1000 },
+	{ { "-t", "h", "--under-load", "-u" }, F_OMIT, 0 },	/* no ramp */
+	{ { "-t", "h", "--under-load", "-u", "--probe-rate", "50" }, F_UDP,
+	    1 },
 	{ { "-t", "h", "--under-load", "--probe-tos", "EF" }, F_PROBE_TOS,
 	    184 },
 	{ { "-t", "h", "--under-load", "--probe-tos", "cs5" }, F_PROBE_TOS,
@@ -471,9 +480,17 @@ static const struct bad_case bad_cases[] = {
 	    "", "--under-load: cannot be used with --repeat" },
 	{ { "-t", "h", "--under-load", "-i", "1" }, "--under-load", "",
 	    "--under-load: cannot be used with -i in this version" },
-	{ { "-t", "h", "--under-load", "-u" }, "--under-load", "",
-	    "--under-load: phase upload: probes (--under-load) cannot be used "
-	    "with -u in this version (TCP probes of a TCP load)" },
+	{ { "-t", "h", "--under-load", "-u", "--omit", "1" }, "--under-load",
+	    "", "--under-load: phase upload: --omit needs a timed TCP test "
+	    "(no -n, no -u)" },
+	{ { "-t", "h", "--probe-rate", "100" }, "--probe-rate", "",
+	    "--probe-rate: needs --under-load" },
+	{ { "-t", "h", "--under-load", "--probe-rate", "0" }, "--probe-rate",
+	    "0", "--probe-rate: probe rate is out of range (1-1000): 0" },
+	{ { "-t", "h", "--under-load", "--probe-rate", "1001" },
+	    "--probe-rate", "1001", NULL },
+	{ { "-t", "h", "--under-load", "--probe-rate", "10/s" },
+	    "--probe-rate", "10/s", NULL },
 	{ { "-t", "h", "--under-load", "--rr" }, "--under-load", "",
 	    "--under-load: phase upload: probes (--under-load) cannot be used "
 	    "with --rr or --crr (the load is a stream)" },
@@ -841,6 +858,7 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_NPHASES:		return o->nphases;
 	case F_PHASE0:		return (uint64_t)o->phases[0];
 	case F_PHASE1:		return (uint64_t)o->phases[1];
+	case F_PROBE_RATE:	return p->probe_rate;
 	}
 	return UINT64_MAX;
 }

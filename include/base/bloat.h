@@ -83,12 +83,20 @@ struct bloat_figures {
 int		bloat_compute(const struct bloat_in *, struct bloat_figures *,
 		    char *err, size_t errlen);
 /* One phase as --under-load ran it: its two tests and their figures. */
+/* UDP probes (--probe-rate): requests sent and those lost, of a test. */
+struct bloat_loss {
+	int			 has;
+	unsigned long long	 requests, lost;
+	double			 pct;		/* lost of requests; NAN: none */
+};
+
 struct bloat_run {
 	int			 phase;		/* enum gb_phase */
 	int			 ok;		/* f is known */
 	char			 error[GB_ERR_LEN];	/* else why not */
 	double			 load_mbps;	/* both directions' with both */
 	struct bloat_figures	 f;
+	struct bloat_loss	 idle_loss, loaded_loss;
 	struct gb_result	*idle;		/* the probes alone */
 	struct gb_result	*loaded;	/* the load and its probes */
 };

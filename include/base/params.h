@@ -38,6 +38,13 @@ enum gb_direction {
 #define GB_AUTO_MAX_THREADS	64u
 /* --probes: --under-load's probe connections beside the load. */
 #define GB_MAX_PROBES		16u
+/*
+ * --probe-rate: UDP probes a second each probe flow sends, evenly spaced
+ * (irtt's --interval of 1 ms at most); one lost without its answer
+ * within GB_PROBE_TIMEOUT_MS (a loaded queue may hold a second).
+ */
+#define GB_MAX_PROBE_RATE	1000u
+#define GB_PROBE_TIMEOUT_MS	1000u
 #define GB_MIN_SOCKBUF		1024u
 #define GB_MAX_SOCKBUF		(1024u * 1024 * 1024)
 #define GB_MIN_MSS		88u	/* TCP_MIN_MSS in the kernel */
@@ -195,10 +202,20 @@ struct gb_params {
 	 * --under-load's loaded phases: probes connections more after the
 	 * load's, each a stream of 1-byte transactions the connecting side
 	 * asks (params_probe's test), on the same loop as the load; marked
-	 * probe_tos, 0: as tos.  0: no probes.
+	 * probe_tos, 0: as tos.  0: no probes.  probe_rate: UDP probes
+	 * instead, each flow sending that many a second evenly spaced,
+	 * whatever the answers (irtt's isochronous probes, loss counted);
+	 * 0: TCP probes, each asking when answered.
 	 */
 	uint32_t	probes;
 	uint32_t	probe_tos;
+	uint32_t	probe_rate;
+	/*
+	 * -u --rr: requests a second each stream sends, evenly spaced (the
+	 * UDP probes': params_probe sets it; no option, not in the hello);
+	 * 0: each slot asks again when answered.
+	 */
+	uint32_t	rr_rate;
 };
 
 /*
@@ -230,6 +247,7 @@ enum params_field_id {
 	PF_THREADS,
 	PF_PROBES,
 	PF_PROBE_TOS,
+	PF_PROBE_RATE,
 	PF_COUNT
 };
 
@@ -273,7 +291,8 @@ params_conns(const struct gb_params *p)
  * The test the probes of a loaded phase run (and, alone, its idle
  * reference): -P probes of 1-byte --rr, TCP_NODELAY, probe_tos (else
  * the load's tos), as long as the load; during its --omit they are
- * answered but not counted.
+ * answered but not counted.  With probe_rate, -u --rr of header-only
+ * datagrams instead, probe_rate a second a flow, GB_PROBE_TIMEOUT_MS.
  */
 void	params_probe(const struct gb_params *load, struct gb_params *probe);
 /* The parameters connection i is made with: the load's or the probes'. */
@@ -285,6 +304,18 @@ params_conn_params(const struct gb_params *p, uint32_t i,
 		return p;
 	params_probe(p, scratch);
 	return scratch;
+}
+/* Is connection i a UDP socket (-u, or the UDP probes)? */
+static inline int
+params_conn_udp(const struct gb_params *p, uint32_t i)
+{
+	return i < params_load_conns(p) ? p->udp : p->probe_rate != 0;
+}
+/* Has the test any UDP socket (the listener's greeter waits for them)? */
+static inline int
+params_any_udp(const struct gb_params *p)
+{
+	return p->udp || (p->probes != 0 && p->probe_rate != 0);
 }
 /*
  * Does connection i send, on an end whose first half sends when is_tx?

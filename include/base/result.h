@@ -319,6 +319,14 @@ struct gb_probe_slice {
 struct gb_probe {
 	int		has;
 	unsigned	streams;
+	/*
+	 * UDP probes (--probe-rate): rate a second a flow; the requests
+	 * sent after the omit, those of them lost (no answer within the
+	 * timeout) and those answered after it (late, among the lost).
+	 */
+	int		udp;
+	uint32_t	rate;
+	uint64_t	requests, lost, late;
 	uint64_t	transactions;
 	double		seconds;
 	int		tos;

@@ -16,6 +16,8 @@
 
 struct bloat_report {
 	unsigned		 probes;	/* probe connections */
+	uint32_t		 probe_rate;	/* UDP probes' (a flow); 0: TCP */
+	int			 udp_load;	/* -u: no TCP RTT, no RPM */
 	uint32_t		 idle_ms;	/* each idle reference's -T */
 	uint32_t		 omit_ms;	/* each load's --omit first */
 	uint32_t		 duration_ms;	/* each load's -T */
