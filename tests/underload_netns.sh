@@ -26,12 +26,20 @@
 #     has no fq_codel, so tbf's own limit is the short queue): loaded P99
 #     at most idle P99 + twice the queue's 2.6 ms + 1 ms;
 #  5. the verdicts: "high" on the deep queue, not "high" on the short;
+#  6. UDP probes (--probe-rate 100) beside the same TCP load on the deep
+#     queue: their added delay is 83.9 ms within 20 % as well, and they
+#     were sent on schedule (100 a second for -T);
+#  7. UDP probe loss against the qdisc's drops: on R's egress to B an
+#     htb sends EF (the probes' requests) to a class of its own, a tbf
+#     of 64 kbit/s that cannot carry 200 probes a second (131 kbit/s at
+#     82 bytes a frame) and drops about half; the rest (a UDP load, -u
+#     -R 150m) to the 100 Mbit/s tbf of 1 MiB.  The probes lost, idle
+#     and loaded, are that tbf's drops (within 5 + 2 %: a hello or an
+#     end datagram of the probe flows is marked too), and the load's
+#     rate is the bottleneck's, within 10 %;
 # and that its namespaces are gone at the end.  Prints "ok"/"FAIL" per
 # check and "N passed, M failed"; without root "# SKIP <reason>" (a
-# failure under CI: tests/lib/skip.sh).  About 30 s.
-#
-# UDP isochronous probes (--probe-rate) and their loss against the
-# qdisc's drops are not in this version of --under-load: not checked.
+# failure under CI: tests/lib/skip.sh).  About 45 s.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -114,8 +122,9 @@ sampler() {
 	done
 }
 
-# run NAME ARGS...: listener in B, the client in A with ARGS, its JSON in
-# $TMP/NAME.json; the status of the client.
+# run NAME ARGS...: listener in B, the client in A with ARGS (and CC's
+# congestion control), its JSON in $TMP/NAME.json; the client's status.
+CC=(-C cubic)
 run() {
 	local name=$1 rc=0 port=5330 listener
 	shift
@@ -127,7 +136,7 @@ run() {
 		    break
 		sleep 0.05
 	done
-	ip netns exec "$NA" "$GB" -t "$ADDR_B" -p "$port" -C cubic \
+	ip netns exec "$NA" "$GB" -t "$ADDR_B" -p "$port" "${CC[@]}" \
 	    --under-load --json "$@" >"$TMP/$name.json" \
 	    2>"$TMP/$name.err" || rc=$?
 	kill "$listener" 2>/dev/null || true
@@ -153,6 +162,49 @@ else
 	pass "the deep-queue run, phases upload and download"
 fi
 tcpdump -nn -r "$TMP/deep.pcap" 2>/dev/null >"$TMP/deep.txt" || true
+unbed
+
+bed 1mb
+rc=0
+run deepudp --phases upload -P 4 -T 3 --omit 3 --probe-rate 100 || rc=$?
+if [ "$rc" -ne 0 ]; then
+	fail "the deep-queue UDP probes' run (exit $rc: $(head -c 300 \
+	    "$TMP/deepudp.err"))"
+else
+	pass "the deep-queue UDP probes' run"
+fi
+unbed
+
+# The loss bed: the deep bed, and on rb an htb whose EF class is a tbf
+# too thin for the probes (check 7).
+bed 1mb
+tc -n "$NR" qdisc del dev rb root
+rc=0
+tc -n "$NR" qdisc add dev rb root handle 1: htb default 2 &&
+    tc -n "$NR" class add dev rb parent 1: classid 1:1 htb rate 1gbit \
+    quantum 1514 &&
+    tc -n "$NR" class add dev rb parent 1: classid 1:2 htb rate 1gbit \
+    quantum 1514 &&
+    tc -n "$NR" qdisc add dev rb parent 1:1 handle 10: tbf rate 64kbit \
+    burst 1600 limit 3000 &&
+    tc -n "$NR" qdisc add dev rb parent 1:2 handle 20: tbf rate 100mbit \
+    burst 32kb limit 1mb &&
+    tc -n "$NR" filter add dev rb parent 1: protocol ip prio 1 u32 \
+    match ip tos 0xb8 0xfc flowid 1:1 || rc=$?
+if [ "$rc" -ne 0 ]; then
+	fail "the loss bed: htb, tbf and a u32 filter on R (exit $rc)"
+else
+	CC=()	# -u: no congestion control
+	run loss --phases upload -u -R 150m -T 3 --probe-rate 200 \
+	    --probe-tos EF || rc=$?
+	tc -n "$NR" -s -j qdisc show dev rb >"$TMP/loss.tc" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "the loss bed's run (exit $rc: $(head -c 300 \
+		    "$TMP/loss.err"))"
+	else
+		pass "the loss bed's run, a UDP load and UDP probes"
+	fi
+fi
 unbed
 
 bed 32kb
@@ -271,6 +323,45 @@ else:
           "2 x %.1f ms + 1 ms = %.3f" % (l99, short_ms, bound))
     check(short["grade"] != "high", "5. short queue: not graded high: %s"
           % short["grade"])
+
+udp = phases("deepudp").get("upload")
+if udp is None or not udp.get("ok"):
+    check(False, "6. deep upload, UDP probes: the phase ran")
+else:
+    added, sent = udp["added_delay_ms"], udp["loaded_loss"]["requests"]
+    print("# deep upload, UDP probes: idle P50 %.3f ms, loaded P50/P99 "
+          "%.1f/%.1f ms, added %.1f ms, lost %s" % (
+              udp["idle"]["p50_ms"], udp["loaded"]["p50_ms"],
+              udp["loaded"]["p99_ms"], added, udp["loaded_loss"]))
+    check(0.8 * deep_ms <= added <= 1.2 * deep_ms,
+          "6. deep upload, UDP probes: added delay %.1f ms is %.1f ms "
+          "within 20 %%" % (added, deep_ms))
+    check(295 <= sent <= 305, "6. UDP probes on schedule: %d sent in the "
+          "3 s counted, 100 a second" % sent)
+
+loss = phases("loss").get("upload")
+drops = None
+try:
+    for q in json.load(open(tmp + "/loss.tc")):
+        if q.get("handle") == "10:":
+            drops = q.get("drops")
+except (OSError, ValueError) as e:
+    print("# the loss bed's qdiscs: %s" % e)
+if loss is None or not loss.get("ok") or drops is None:
+    check(False, "7. the loss bed: the phase ran and the EF tbf's drops "
+          "read (%s)" % drops)
+else:
+    il, ll = loss["idle_loss"], loss["loaded_loss"]
+    lost = il["lost"] + ll["lost"]
+    print("# loss bed: idle %s, loaded %s, EF tbf drops %d, load %.1f "
+          "Mbit/s" % (il, ll, drops, loss["load_mbps"]))
+    check(lost > 0 and abs(drops - lost) <= 5 + 0.02 * lost,
+          "7. UDP probes lost (%d idle + %d loaded) are the EF tbf's %d "
+          "drops within 5 + 2 %%" % (il["lost"], ll["lost"], drops))
+    check(30 <= ll["loss_pct"] <= 70, "7. about half the loaded probes "
+          "lost: %.1f %%" % ll["loss_pct"])
+    check(86 <= loss["load_mbps"] <= 105, "7. the UDP load's rate is the "
+          "bottleneck's: %.1f Mbit/s" % loss["load_mbps"])
 PYEOF
 judge "$TMP/judge.py" "--under-load's beds" "$TMP"
 cleanup
