@@ -14,6 +14,12 @@
 #include "base/units.h"
 #include "out/bloat_report.h"
 
+const char *
+bloat_probe_kind(const struct bloat_report *b)
+{
+	return b->probe_rate != 0 ? "udp" : b->probe_crr ? "tcp-crr" : "tcp";
+}
+
 const struct bloat_run *
 bloat_worst(const struct bloat_report *b)
 {
@@ -124,6 +130,11 @@ bloat_head(FILE *fp, const struct bloat_report *b, const char *tos)
 		    "an answer in %u s; tos %s)", b->probes, b->probes == 1 ?
 		    "" : "s", (unsigned)b->probe_rate,
 		    GB_PROBE_TIMEOUT_MS / 1000, tos);
+	else if (b->probe_crr)
+		fprintf(fp, "latency under load: %u probe flow%s (1-byte "
+		    "request/response on a new TCP connection each, its "
+		    "handshake counted, TCP_NODELAY, tos %s)", b->probes,
+		    b->probes == 1 ? "" : "s", tos);
 	else
 		fprintf(fp, "latency under load: %u probe%s (1-byte "
 		    "request/response on %s own TCP connection%s, "
@@ -190,7 +201,9 @@ bloat_report_text(FILE *fp, const struct bloat_report *b)
 	fprintf(fp, "RPM as %s 5.3.1: trimmed means of the lowest %u %%; "
 	    "foreign: %s, self: the load's TCP RTT%s\n", BLOAT_DRAFT,
 	    BLOAT_TRIM_PCT, b->probe_rate != 0 ? "the UDP probes' answered "
-	    "round trips" : "the probes' request/response (no handshake "
-	    "time: connections are kept)", b->udp_load ? " (a UDP load has "
+	    "round trips" : b->probe_crr ? "the probes' connect and "
+	    "request/response (the draft's tcp_f and http_f as one time)" :
+	    "the probes' request/response (no handshake time: connections "
+	    "are kept)", b->udp_load ? " (a UDP load has "
 	    "none: no RPM)" : "");
 }

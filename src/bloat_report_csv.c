@@ -8,10 +8,11 @@
  *   idle_trimmed_ms loaded_count loaded_p50_ms loaded_p90_ms
  *   loaded_p99_ms loaded_trimmed_ms added_delay_ms queue_bytes
  *   self_rtt_ms rpm foreign_rpm self_rpm grade probe_tos probes omit_s
- *   duration_s error probe_rate idle_requests idle_lost loaded_requests
- *   loaded_lost loaded_loss_pct
+ *   duration_s error probe_kind probe_rate idle_requests idle_lost
+ *   loaded_requests loaded_lost loaded_loss_pct
  *
- * (probe_rate and the losses: UDP probes alone, empty with TCP ones.)
+ * (probe_kind: tcp, tcp-crr or udp; probe_rate and the losses: UDP
+ * probes alone, empty with TCP ones.)
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ static const char bloat_csv_header[] =
     "idle_trimmed_ms,loaded_count,loaded_p50_ms,loaded_p90_ms,"
     "loaded_p99_ms,loaded_trimmed_ms,added_delay_ms,queue_bytes,"
     "self_rtt_ms,rpm,foreign_rpm,self_rpm,grade,probe_tos,probes,omit_s,"
-    "duration_s,error,probe_rate,idle_requests,idle_lost,loaded_requests,"
+    "duration_s,error,probe_kind,probe_rate,idle_requests,idle_lost,loaded_requests,"
     "loaded_lost,loaded_loss_pct";
 
 /* ",v", or "," when v is not known (or known is 0). */
@@ -75,6 +76,8 @@ bloat_csv_row(FILE *fp, const struct bloat_report *b,
 	fprintf(fp, ",%u,%.9g,%.9g,", b->probes, b->omit_ms / 1000.0,
 	    b->duration_ms / 1000.0);
 	csv_cell(fp, ok ? NULL : r->error, CSV_QUOTE_NEEDED);
+	fputc(',', fp);
+	csv_cell(fp, bloat_probe_kind(b), CSV_QUOTE_NEEDED);
 	bloat_csv_num(fp, b->probe_rate != 0, b->probe_rate);
 	bloat_csv_num(fp, ok && r->idle_loss.has, (double)r->idle_loss.requests);
 	bloat_csv_num(fp, ok && r->idle_loss.has, (double)r->idle_loss.lost);

@@ -99,11 +99,12 @@ bloat_report_json(const struct bloat_report *b)
 	for (i = 0; i < b->nruns; i++)
 		json_array_append_new(phases, bloat_run_json(&b->runs[i]));
 	bloat_verdict(v, sizeof(v), b);
-	doc = json_pack("{s:{s:s, s:I, s:I, s:s, s:o, s:f, s:f, s:f, s:o, "
+	doc = json_pack("{s:{s:s, s:I, s:I, s:s, s:b, s:o, s:f, s:f, s:f, s:o, "
 	    "s:s, s:o}}", "under_load", "draft", BLOAT_DRAFT,
 	    "trim_pct", (json_int_t)BLOAT_TRIM_PCT,
 	    "probes", (json_int_t)b->probes,
 	    "probe_protocol", b->probe_rate != 0 ? "udp" : "tcp",
+	    "probe_crr", b->probe_crr != 0,
 	    "probe_rate", b->probe_rate != 0 ?
 	    json_integer(b->probe_rate) : json_null(),
 	    "idle_s", b->idle_ms / 1000.0, "omit_s", b->omit_ms / 1000.0,

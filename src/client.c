@@ -138,14 +138,19 @@ data_local(const struct client *c, unsigned i, struct sock_local *l)
 /*
  * --crr: each transaction's connection presents stream i's data message
  * again (the listener takes it as it took the stream's), from -B and
- * --bind-dev but any port.
+ * --bind-dev but any port.  --probe-crr: the probes' the same, kept at
+ * their index among the probes (the load is no --crr then).
  */
 static int
 crr_config(struct client *c, const struct sock_addr *a, unsigned i,
     const struct proto_msg *m, char *err, size_t errlen)
 {
-	if (!c->p->crr)
+	struct gb_params probe;
+
+	if (!params_conn_params(c->p, i, &probe)->crr)
 		return CLIENT_OK;
+	if (i >= params_load_conns(c->p))
+		i -= params_load_conns(c->p);
 	c->crr.to = a;
 	c->crr.local.addr = c->cfg->role.bind_addr;
 	c->crr.local.dev = c->cfg->role.bind_dev;
@@ -435,7 +440,7 @@ transfer(struct client *c, struct gb_side *mine, struct gb_result *r,
 		.progress_cb = c->cfg->role.progress_cb != NULL &&
 		    !c->p->bidir ? on_progress : NULL,
 		.dg_token = c->dg_token,
-		.crr = c->p->crr ? &c->crr : NULL,
+		.crr = c->p->crr || c->p->probe_crr ? &c->crr : NULL,
 	};
 	struct event *ctl_ev = NULL, *sigint = NULL, *sigterm = NULL;
 	int rc = CLIENT_FAILED;

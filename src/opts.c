@@ -86,6 +86,7 @@ static const struct option opts_long[] = {
 	{ "plot",	required_argument,	NULL,	OPT_PLOT },
 	{ "phases",	required_argument,	NULL,	OPT_PHASES },
 	{ "port",	required_argument,	NULL,	'p' },
+	{ "probe-crr",	no_argument,		NULL,	OPT_PROBE_CRR },
 	{ "probe-rate",	required_argument,	NULL,	OPT_PROBE_RATE },
 	{ "probe-tos",	required_argument,	NULL,	OPT_PROBE_TOS },
 	{ "probes",	required_argument,	NULL,	OPT_PROBES },
@@ -300,7 +301,7 @@ opts_client_only(struct opts_state *st, int ch)
 		OPT_CRR, OPT_REQ_SIZE, OPT_RESP_SIZE, OPT_RR_BURST,
 		OPT_RR_TIMEOUT, OPT_BIDIR, OPT_PROFILE, OPT_THREADS,
 		OPT_FLOW_CSV, OPT_UNDER_LOAD, OPT_PROBES, OPT_PROBE_TOS,
-		OPT_PHASES, OPT_PROBE_RATE,
+		OPT_PHASES, OPT_PROBE_RATE, OPT_PROBE_CRR,
 	};
 	size_t i, len = strlen(st->client_only);
 
@@ -515,6 +516,11 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		break;
 	case OPT_UNDER_LOAD:
 		o->under_load = 1;
+		break;
+	case OPT_PROBE_CRR:
+		o->params.probe_crr = 1;
+		snprintf(st->underload_only, sizeof(st->underload_only), "%s",
+		    st->name);
 		break;
 	case OPT_ALLOW_MTU:
 		o->allow_mtu = 1;

@@ -60,6 +60,7 @@ enum {
 	OPT_PROBES,
 	OPT_PROBE_TOS,
 	OPT_PROBE_RATE,
+	OPT_PROBE_CRR,
 	OPT_PHASES,
 	OPT_LIMIT		/* every limit; opts_bounds.c by name */
 };

@@ -81,9 +81,12 @@ opts_underload_check(struct gb_opts *o, struct opts_state *st)
 		    st->underload_only);
 		return opts_error(st, "needs --under-load");
 	}
-	/* A listener ignores it, and is told so (opts_client_only). */
-	if (o->host == NULL)
+	/* A listener ignores them, and is told so (opts_client_only). */
+	if (o->host == NULL) {
+		o->params.probes = o->params.probe_rate = 0;
+		o->params.probe_crr = 0;
 		return OPTS_OK;
+	}
 	snprintf(st->name, sizeof(st->name), "--under-load");
 	if ((no = opts_underload_conflict(o)) != NULL)
 		return opts_error(st, "cannot be used with %s", no);

@@ -76,6 +76,7 @@ params_probe(const struct gb_params *load, struct gb_params *probe)
 	probe->threads = 1;
 	probe->link_mbps = load->link_mbps;
 	probe->interval_ms = load->interval_ms;	/* its latency over time */
+	probe->crr = load->probe_crr;
 	if (load->probe_rate == 0)
 		return;
 	probe->udp = 1;

@@ -298,14 +298,23 @@ params_probes_check(const struct gb_params *p, char *err, size_t errlen)
 {
 	const char *no = NULL;
 
-	if (p->probes == 0 && p->probe_rate != 0) {
-		snprintf(err, errlen, "a probe rate needs probes (--under-load)");
+	if (p->probes == 0 && (p->probe_rate != 0 || p->probe_crr)) {
+		snprintf(err, errlen, "a probe %s needs probes (--under-load)",
+		    p->probe_crr ? "connection a transaction" : "rate");
 		return -1;
 	}
 	if (p->probes == 0)
 		return 0;
+	if (params_conns(p) > GB_MAX_FLOWS) {
+		snprintf(err, errlen, "the load's %u connections and %u probes "
+		    "are more than %u in all", params_load_conns(p), p->probes,
+		    GB_MAX_FLOWS);
+		return -1;
+	}
 	if (p->rr)
 		no = "--rr or --crr (the load is a stream)";
+	else if (p->probe_crr && p->probe_rate != 0)
+		no = "both a probe rate (UDP) and a connection a probe (TCP)";
 	else if (p->nbuf != 0)
 		no = "-n (the probes run for -T)";
 	else if (p->capture)

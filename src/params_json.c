@@ -20,7 +20,7 @@ params_to_json(const struct gb_params *p)
 	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, "
 	    "s:b, s:b, s:I, s:I, s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:I, s:I, "
 	    "s:I, s:b, s:b, s:I, s:b, s:b, s:I, s:I, s:I, s:I, s:b, s:b, s:I, "
-	    "s:I, s:I, s:I}",
+	    "s:I, s:I, s:I, s:b}",
 	    "direction", p->direction,
 	    "buflen", (json_int_t)p->buflen,
 	    "nbuf", (json_int_t)p->nbuf,
@@ -56,7 +56,8 @@ params_to_json(const struct gb_params *p)
 	    "threads", (json_int_t)p->threads,
 	    "probes", (json_int_t)p->probes,
 	    "probe_tos", (json_int_t)p->probe_tos,
-	    "probe_rate", (json_int_t)p->probe_rate);
+	    "probe_rate", (json_int_t)p->probe_rate,
+	    "probe_crr", p->probe_crr);
 }
 
 /* The numeric members from..to of the field table, each in its range. */
@@ -146,7 +147,8 @@ params_from_json(const json_t *o, struct gb_params *p, char *err,
 	    get_fields(o, PF_REQ_SIZE, PF_RR_TIMEOUT_MS, p, err, errlen) == -1 ||
 	    member_bool(o, "bidir", &p->bidir, err, errlen) == -1 ||
 	    member_bool(o, "profile", &p->profile, err, errlen) == -1 ||
-	    get_fields(o, PF_THREADS, PF_PROBE_RATE, p, err, errlen) == -1)
+	    get_fields(o, PF_THREADS, PF_PROBE_RATE, p, err, errlen) == -1 ||
+	    member_bool(o, "probe_crr", &p->probe_crr, err, errlen) == -1)
 		return -1;
 	return params_check(p, err, errlen);
 }

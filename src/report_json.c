@@ -32,7 +32,7 @@ report_params_json(const struct gb_params *p)
 {
 	return json_pack("{s:s, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:b, s:f,"
 	    " s:b, s:b, s:o, s:o, s:s?, s:s, s:s, s:s?, s:o, s:o, s:s, s:o,"
-	    " s:o, s:o, s:f, s:b, s:b, s:b, s:I, s:o, s:o}",
+	    " s:o, s:o, s:f, s:b, s:b, s:b, s:I, s:o, s:o, s:b}",
 	    "direction", p->direction == GB_DIR_CLIENT_RECEIVES ?
 	    "client_receives" : "client_sends",
 	    "buflen", (json_int_t)p->buflen, "nbuf", member_jint(p->nbuf),
@@ -62,7 +62,7 @@ report_params_json(const struct gb_params *p)
 	    "probes", (json_int_t)p->probes,
 	    "probe_tos", member_uint_or_null(p->probe_tos != 0, p->probe_tos),
 	    "probe_rate", member_uint_or_null(p->probe_rate != 0,
-	    p->probe_rate));
+	    p->probe_rate), "probe_crr", p->probe_crr != 0);
 }
 
 static json_t *

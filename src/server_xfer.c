@@ -62,19 +62,27 @@ on_interval(const struct gb_interval *iv, int is_tx, void *arg)
  * pending.c's deadline and caps as any new connection; its token and
  * address are checked as at the handshake.  One a stream waits at most:
  * the asker has one transaction in flight, so a second is not its.
+ * --probe-crr: a probe's connection (a stream after the load's) goes to
+ * the probes' part, set up as the probes' (params_conn_params).
  */
 enum session_state
 session_crr(struct session *ss, struct session_arg *a)
 {
 	const struct proto_msg *m = a->m;
 	struct pconn *pc = a->pc;
+	const struct gb_params *cp;
+	struct gb_params probe;
 	char err[GB_ERR_LEN] = "";
+	uint32_t load = params_load_conns(&ss->p);
 	int fd;
 
 	if (pc == NULL)		/* -u's greeter: never answered */
 		return ss->state;
-	if (!ss->p.crr || !session_token_equal(m->token, ss->token) ||
-	    m->stream >= ss->p.streams) {
+	cp = m->stream < params_conns(&ss->p) ?
+	    params_conn_params(&ss->p, m->stream, &probe) : NULL;
+	if (cp == NULL || !cp->crr || params_conn_udp(&ss->p, m->stream) ||
+	    !session_token_equal(m->token, ss->token) ||
+	    (m->stream < load && m->stream >= ss->p.streams)) {
 		server_data_refused(pc);
 		return ss->state;
 	}
@@ -85,13 +93,16 @@ session_crr(struct session *ss, struct session_arg *a)
 	    sock_set_timeouts(fd, (int)ss->srv->lim->silent_ms) == -1)
 		snprintf(err, sizeof(err), "a --crr connection: %s",
 		    strerror(errno));
-	else if (sock_apply(fd, &ss->p, ss->is_tx, err, sizeof(err)) == 0)
+	else if (sock_apply(fd, cp, params_conn_tx(&ss->p, m->stream,
+	    ss->is_tx), err, sizeof(err)) == 0)
 		err[0] = '\0';
 	if (err[0] != '\0') {
 		close(fd);
 		return session_fail(ss, err);
 	}
-	if (xfer_crr_give(ss->x, m->stream, fd) == -1) {
+	if (m->stream >= load ? xfer_crr_give(xfer_probes(ss->x),
+	    m->stream - load, fd) == -1 : xfer_crr_give(ss->x, m->stream,
+	    fd) == -1) {
 		snprintf(err, sizeof(err), "--crr connection for stream %u "
 		    "while its last one waits: closed", m->stream);
 		server_log(ss->srv, 1, ss->result->peer, err);

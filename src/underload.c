@@ -107,6 +107,7 @@ underload_print(const struct gb_opts *o, const struct bloat_run *runs,
 	struct bloat_report b = {
 		.probes = o->params.probes,
 		.probe_rate = o->params.probe_rate,
+		.probe_crr = o->params.probe_crr,
 		.udp_load = o->params.udp,
 		.idle_ms = o->params.duration_ms < UNDERLOAD_IDLE_MS ?
 		    o->params.duration_ms : UNDERLOAD_IDLE_MS,

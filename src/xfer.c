@@ -489,7 +489,8 @@ xfer_abort(struct xfer *x, const char *why)
 int
 xfer_crr_give(struct xfer *x, unsigned stream, int fd)
 {
-	if (stream >= x->n || x->s[stream].io.path != GB_PATH_CRR_ANSWER)
+	if (x == NULL || stream >= x->n ||
+	    x->s[stream].io.path != GB_PATH_CRR_ANSWER)
 		return -1;
 	return crr_give(&x->s[stream].io, fd);
 }

@@ -92,7 +92,7 @@ xfer_start_probes(struct xfer *x, const struct xfer_config *c, char *err,
 	pc.params = &p;
 	pc.is_tx = c->is_tx == (c->params->direction == GB_DIR_CLIENT_SENDS);
 	pc.fds = c->fds + params_load_conns(c->params);
-	pc.crr = NULL;
+	pc.crr = p.crr ? c->crr : NULL;	/* --probe-crr: the load has none */
 	pc.rate_cap = 0;
 	pc.interval_cb = NULL;
 	pc.progress_cb = NULL;

@@ -566,7 +566,8 @@ d = json.load(open(sys.argv[2]))["under_load"]["phases"]
 assert raw.endswith("\r\n") and raw.count("\r\n") == 3, raw
 assert [r["phase"] for r in rows] == ["upload", "download"], rows
 for r, p in zip(rows, d):
-    assert len(r) == 31 and r["ok"] == "1" and r["error"] == "", r
+    assert len(r) == 32 and r["ok"] == "1" and r["error"] == "", r
+    assert r["probe_kind"] == "tcp", r
     assert r["probe_rate"] == "" and r["loaded_lost"] == "", r
     assert int(r["loaded_count"]) == p["loaded"]["count"], r
     assert abs(float(r["added_delay_ms"]) - p["added_delay_ms"]) < 1e-6, r
@@ -595,11 +596,14 @@ underload_udp() {
 	    >"$TMP/ulu.json" 2>"$TMP/ulu.err" || rc=$?
 	[ "$rc" -eq 0 ] && "$GB" -t 127.0.0.1 -p "$PORT" -J --under-load \
 	    -u -R 50m -T 1 >"$TMP/ulr.json" 2>"$TMP/ulr.err" || rc=$?
+	[ "$rc" -eq 0 ] && "$GB" -t 127.0.0.1 -p "$PORT" -J --under-load \
+	    --probe-crr --probes 2 --phases upload,download -T 1 --omit 0.2 \
+	    >"$TMP/ulc.json" 2>"$TMP/ulc.err" || rc=$?
 	kill "$SRV" 2>/dev/null || true
 	wait_for "$SRV" 5 || true
 	return "$rc"
 }
-check "--under-load: UDP probes beside TCP, TCP probes beside UDP, exit 0" \
+check "--under-load: UDP probes beside TCP, TCP probes beside UDP, --probe-crr, exit 0" \
     underload_udp
 check "--under-load --probe-rate: paced UDP probes, 200 each test, none lost" \
     json_check "$TMP/ulu.json" '
@@ -631,6 +635,17 @@ p["loaded_test"]["params"]["protocol"] == "udp" and
 p["loaded"]["count"] > 0 and p["rpm"] is None and
 p["self_rtt_ms"] is None and p["loaded_loss"] is None and
 40 < p["load_mbps"] < 60)(d["under_load"], d["under_load"]["phases"][0])'
+check "--under-load --probe-crr: a new connection a probe, both phases" \
+    json_check "$TMP/ulc.json" '
+d["under_load"]["probe_crr"] and d["under_load"]["probe_protocol"] == "tcp" and
+[p["phase"] for p in d["under_load"]["phases"]] == ["upload", "download"] and
+all(p["ok"] and p["loaded"]["count"] > 0 and
+    p["loaded_test"]["params"]["probe_crr"] and
+    p["idle_test"]["params"]["streams"] == 2 and
+    p["idle_test"]["result"]["sender"]["rr"]["transactions"] > 0 and
+    p["idle_test"]["result"]["sender"]["rr"]["connections"] ==
+    p["idle_test"]["result"]["sender"]["rr"]["transactions"]
+    for p in d["under_load"]["phases"])'
 
 # Under ASan/UBSan a report in any process's stderr is a failure.
 no_sanitizer_reports() {

@@ -133,6 +133,11 @@ values()
 		    "negative -2" "zero 0" "over-maximum 17" \
 		    "overflowing 4294967298"
 		;;
+	uint_probe_rate)	# --probe-rate: 1 to 1000 a second
+		printf '%s\n' "empty " "non-numeric fast" "trailing 100/s" \
+		    "trailing 10.5" "negative -10" "zero 0" \
+		    "over-maximum 1001" "overflowing 4294967396"
+		;;
 	phases)		# --phases: upload, download, both, each once
 		printf '%s\n' "empty " "non-numeric up" "trailing upload," \
 		    "trailing upload,,both" "leading ,upload" "twice both,both" \
@@ -295,6 +300,7 @@ w window size_buf
 - tos tos
 - probe-tos tos
 - probes uint_probes
+- probe-rate uint_probe_rate
 - phases phases
 - title text
 - bind-dev iface

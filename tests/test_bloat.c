@@ -287,6 +287,26 @@ test_udp_probe_params(void **state)
 	load.probe_rate = 10;
 	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
 	assert_string_equal(err, "a probe rate needs probes (--under-load)");
+	load.probe_rate = 0;
+	load.probe_crr = 1;
+	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
+	assert_string_equal(err, "a probe connection a transaction needs "
+	    "probes (--under-load)");
+	load.probes = 1;
+	load.probe_rate = 10;
+	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
+	assert_string_equal(err, "probes (--under-load) cannot be used with "
+	    "both a probe rate (UDP) and a connection a probe (TCP)");
+	/* Every connection has its slot: at most GB_MAX_FLOWS in all. */
+	load.probe_rate = load.probe_crr = 0;
+	load.udp = 0;
+	load.probes = 16;
+	load.streams = GB_MAX_FLOWS - 16;
+	assert_int_equal(params_check(&load, err, sizeof(err)), 0);
+	load.streams++;
+	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
+	assert_string_equal(err, "the load's 9985 connections and 16 probes "
+	    "are more than 10000 in all");
 }
 
 /* The UDP probes' losses: the idle test's asker, the loaded probes. */
@@ -388,14 +408,14 @@ test_udp_report(void **state)
 	assert_non_null(strstr(s, "(a UDP load has none: no RPM)"));
 	free(s);
 	s = report_of(&b, 1);
-	assert_non_null(strstr(s, ",error,probe_rate,idle_requests,idle_lost,"
-	    "loaded_requests,loaded_lost,loaded_loss_pct\r\n"));
+	assert_non_null(strstr(s, ",error,probe_kind,probe_rate,idle_requests,"
+	    "idle_lost,loaded_requests,loaded_lost,loaded_loss_pct\r\n"));
 	row = strstr(s, "\r\nupload,1,");
 	assert_non_null(row);
-	assert_non_null(strstr(row, ",100,200,0,500,5,1\r\n"));
+	assert_non_null(strstr(row, ",udp,100,200,0,500,5,1\r\n"));
 	for (row += 2; *row != '\r'; row++)
 		commas += *row == ',';
-	assert_int_equal(commas, 30);		/* 31 columns */
+	assert_int_equal(commas, 31);		/* 32 columns */
 	free(s);
 }
 

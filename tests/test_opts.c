@@ -38,7 +38,7 @@ enum field {
 	F_RX_PATH, F_FQ_RATE, F_TOS, F_AFFINITY_LEN, F_UDP, F_RATE_BPS,
 	F_RATE_PPS, F_BATCH, F_OMIT, F_RR, F_REQ, F_RESP, F_BURST,
 	F_UNDER_LOAD, F_PROBES, F_PROBE_TOS, F_NPHASES, F_PHASE0, F_PHASE1,
-	F_PROBE_RATE
+	F_PROBE_RATE, F_PROBE_CRR
 };
 
 struct good_case {
@@ -137,6 +137,8 @@ static const struct good_case good_cases[] = {
 	    GB_PHASE_UPLOAD },
 	{ { "-t", "h", "--under-load", "--probes", "16" }, F_PROBES, 16 },
 	{ { "-t", "h", "--under-load" }, F_PROBE_RATE, 0 },
+	{ { "-t", "h", "--under-load" }, F_PROBE_CRR, 0 },
+	{ { "-t", "h", "--under-load", "--probe-crr" }, F_PROBE_CRR, 1 },
 	{ { "-t", "h", "--under-load", "--probe-rate", "100" }, F_PROBE_RATE,
 	    100 },
 	{ { "-t", "h", "--under-load", "--probe-rate", "1000" },
@@ -485,6 +487,12 @@ static const struct bad_case bad_cases[] = {
 	    "(no -n, no -u)" },
 	{ { "-t", "h", "--probe-rate", "100" }, "--probe-rate", "",
 	    "--probe-rate: needs --under-load" },
+	{ { "-t", "h", "--probe-crr" }, "--probe-crr", "",
+	    "--probe-crr: needs --under-load" },
+	{ { "-t", "h", "--under-load", "--probe-crr", "--probe-rate", "10" },
+	    "--under-load", "", "--under-load: phase upload: probes "
+	    "(--under-load) cannot be used with both a probe rate (UDP) and a "
+	    "connection a probe (TCP)" },
 	{ { "-t", "h", "--under-load", "--probe-rate", "0" }, "--probe-rate",
 	    "0", "--probe-rate: probe rate is out of range (1-1000): 0" },
 	{ { "-t", "h", "--under-load", "--probe-rate", "1001" },
@@ -859,6 +867,7 @@ field_get(const struct gb_opts *o, enum field f)
 	case F_PHASE0:		return (uint64_t)o->phases[0];
 	case F_PHASE1:		return (uint64_t)o->phases[1];
 	case F_PROBE_RATE:	return p->probe_rate;
+	case F_PROBE_CRR:	return (uint64_t)p->probe_crr;
 	}
 	return UINT64_MAX;
 }

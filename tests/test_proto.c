@@ -667,7 +667,7 @@ struct bad_body {
 	"\"gso\":false,\"gro\":false,\"omit_ms\":0,\"rr\":false," \
 	"\"crr\":false,\"req_size\":0,\"resp_size\":0,\"rr_burst\":0," \
 	"\"rr_timeout_ms\":0,\"bidir\":false,\"profile\":false,\"threads\":0," \
-	"\"probes\":0,\"probe_tos\":0,\"probe_rate\":0"
+	"\"probes\":0,\"probe_tos\":0,\"probe_rate\":0,\"probe_crr\":false"
 /* --rr's members: rr, crr, rr_burst as given. */
 #define P_RR(rr, crr, burst) ",\"tx_path\":\"send\",\"rx_path\":\"recv\"," \
 	"\"affinity\":\"\",\"fq_rate\":0,\"tos\":0,\"udp\":false," \
@@ -675,7 +675,7 @@ struct bad_body {
 	"\"gro\":false,\"omit_ms\":0,\"rr\":" rr ",\"crr\":" crr "," \
 	"\"req_size\":0,\"resp_size\":0,\"rr_burst\":" burst "," \
 	"\"rr_timeout_ms\":0,\"bidir\":false,\"profile\":false,\"threads\":0," \
-	"\"probes\":0,\"probe_tos\":0,\"probe_rate\":0"
+	"\"probes\":0,\"probe_tos\":0,\"probe_rate\":0,\"probe_crr\":false"
 #define P_PATH ",\"tx_path\":\"send\",\"rx_path\":\"recv\",\"affinity\":\"\"," \
 	"\"fq_rate\":0,\"tos\":0" P_UDP
 #define P_FLAGS ",\"nodelay\":false,\"force_bufs\":false,\"capture\":false"

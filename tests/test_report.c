@@ -1001,7 +1001,8 @@ test_json_params(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "probes")), 0);
 	assert_true(json_is_null(json_object_get(j, "probe_tos")));
 	assert_true(json_is_null(json_object_get(j, "probe_rate")));
-	assert_int_equal(json_object_size(j), 31);
+	assert_true(json_is_false(json_object_get(j, "probe_crr")));
+	assert_int_equal(json_object_size(j), 32);
 	json_decref(j);
 	/* -u: the protocol, the rate asked and the batch in use. */
 	p.udp = 1;

@@ -28,7 +28,10 @@
 #  5. the verdicts: "high" on the deep queue, not "high" on the short;
 #  6. UDP probes (--probe-rate 100) beside the same TCP load on the deep
 #     queue: their added delay is 83.9 ms within 20 % as well, and they
-#     were sent on schedule (100 a second for -T);
+#     were sent on schedule (100 a second for -T); and probes with a
+#     new connection each (--probe-crr) beside it: the SYN waits in the
+#     queue as the request does, so they add twice the queue's delay,
+#     2 x 83.9 ms within 20 %;
 #  7. UDP probe loss against the qdisc's drops: on R's egress to B an
 #     htb sends EF (the probes' requests) to a class of its own, a tbf
 #     of 64 kbit/s that cannot carry 200 probes a second (131 kbit/s at
@@ -172,6 +175,14 @@ if [ "$rc" -ne 0 ]; then
 	    "$TMP/deepudp.err"))"
 else
 	pass "the deep-queue UDP probes' run"
+fi
+rc=0
+run deepcrr --phases upload -P 4 -T 3 --omit 3 --probe-crr || rc=$?
+if [ "$rc" -ne 0 ]; then
+	fail "the deep-queue --probe-crr run (exit $rc: $(head -c 300 \
+	    "$TMP/deepcrr.err"))"
+else
+	pass "the deep-queue --probe-crr run"
 fi
 unbed
 
@@ -338,6 +349,20 @@ else:
           "within 20 %%" % (added, deep_ms))
     check(295 <= sent <= 305, "6. UDP probes on schedule: %d sent in the "
           "3 s counted, 100 a second" % sent)
+
+crr = phases("deepcrr").get("upload")
+if crr is None or not crr.get("ok"):
+    check(False, "6. deep upload, --probe-crr: the phase ran")
+else:
+    added = crr["added_delay_ms"]
+    print("# deep upload, --probe-crr: idle P50 %.3f ms, loaded P50/P99 "
+          "%.1f/%.1f ms, added %.1f ms, %d probes" % (
+              crr["idle"]["p50_ms"], crr["loaded"]["p50_ms"],
+              crr["loaded"]["p99_ms"], added, crr["loaded"]["count"]))
+    check(0.8 * 2 * deep_ms <= added <= 1.2 * 2 * deep_ms,
+          "6. deep upload, --probe-crr: added delay %.1f ms is the SYN's "
+          "and the request's queue, 2 x %.1f ms, within 20 %%" % (
+              added, deep_ms))
 
 loss = phases("loss").get("upload")
 drops = None

@@ -24,7 +24,7 @@ _gigebench_opts="-1 -4 -6 -A -B -b -C -D -f -h -I -i -J -l -M -n -P -p -q -R -r
 --ipv6 --json --json-stream --length --link-rate --max-bytes --max-duration
 --max-flows --max-length --max-pending --max-pending-source --max-rate
 --max-sockbuf --max-streams --mss --mtu --no-progress --nodelay --omit --once --parallel
---phases --plot --port --probe-rate --probe-tos --probes --profile --psk --quiet --rate --rcvbuf --receive --repeat
+--phases --plot --port --probe-crr --probe-rate --probe-tos --probes --profile --psk --quiet --rate --rcvbuf --receive --repeat
 --request-size --response-size --restore --rr --rr-burst --rr-timeout
 --sendfile --server --silent-timeout --sink --skip-rx-copy --sndbuf --splice
 --sweep --threads --time --timestamps --title --tos --transmit --ttcp --udp

@@ -205,11 +205,13 @@ struct gb_params {
 	 * probe_tos, 0: as tos.  0: no probes.  probe_rate: UDP probes
 	 * instead, each flow sending that many a second evenly spaced,
 	 * whatever the answers (irtt's isochronous probes, loss counted);
-	 * 0: TCP probes, each asking when answered.
+	 * 0: TCP probes, each asking when answered.  probe_crr: TCP
+	 * probes on a new connection each (--crr), the handshake counted.
 	 */
 	uint32_t	probes;
 	uint32_t	probe_tos;
 	uint32_t	probe_rate;
+	int		probe_crr;
 	/*
 	 * -u --rr: requests a second each stream sends, evenly spaced (the
 	 * UDP probes': params_probe sets it; no option, not in the hello);
@@ -292,7 +294,8 @@ params_conns(const struct gb_params *p)
  * reference): -P probes of 1-byte --rr, TCP_NODELAY, probe_tos (else
  * the load's tos), as long as the load; during its --omit they are
  * answered but not counted.  With probe_rate, -u --rr of header-only
- * datagrams instead, probe_rate a second a flow, GB_PROBE_TIMEOUT_MS.
+ * datagrams instead, probe_rate a second a flow, GB_PROBE_TIMEOUT_MS;
+ * with probe_crr, --crr (a new connection a probe).
  */
 void	params_probe(const struct gb_params *load, struct gb_params *probe);
 /* The parameters connection i is made with: the load's or the probes'. */

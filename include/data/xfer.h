@@ -103,7 +103,8 @@ int		 xfer_finish_partial(struct xfer *, struct gb_side *,
 /*
  * --crr, the listener: a connection that presented stream's token, to
  * that stream's answering thread.  0: taken; -1: fd stays the caller's
- * (not a --crr test, no such stream, or its last one not yet taken).
+ * (not a --crr test, no such stream, or its last one not yet taken; x
+ * NULL: no such part).
  */
 int		 xfer_crr_give(struct xfer *, unsigned stream, int fd);
 /*

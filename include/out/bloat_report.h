@@ -17,6 +17,7 @@
 struct bloat_report {
 	unsigned		 probes;	/* probe connections */
 	uint32_t		 probe_rate;	/* UDP probes' (a flow); 0: TCP */
+	int			 probe_crr;	/* TCP, a connection a probe */
 	int			 udp_load;	/* -u: no TCP RTT, no RPM */
 	uint32_t		 idle_ms;	/* each idle reference's -T */
 	uint32_t		 omit_ms;	/* each load's --omit first */
@@ -26,6 +27,8 @@ struct bloat_report {
 	const struct bloat_run	*runs;
 };
 
+/* "udp", "tcp-crr" (a connection a probe) or "tcp". */
+const char *bloat_probe_kind(const struct bloat_report *);
 /* The worst phase that ran, or NULL when none did. */
 const struct bloat_run *bloat_worst(const struct bloat_report *);
 /* The verdict, one line without "verdict: " or a newline. */

@@ -15,7 +15,7 @@ PARAMS = dict(
     udp=False, rate_bps=0, rate_pps=0, batch=0, gso=False, gro=False,
     omit_ms=0, rr=False, crr=False, req_size=0, resp_size=0, rr_burst=0,
     rr_timeout_ms=0, bidir=False, profile=False, threads=0, probes=0,
-    probe_tos=0, probe_rate=0)
+    probe_tos=0, probe_rate=0, probe_crr=False)
 
 
 def params(**over):
