@@ -127,12 +127,42 @@ bloat_loss(int has, uint64_t requests, uint64_t lost, struct bloat_loss *out)
 	    (double)requests : NAN;
 }
 
+/* The sending ends' RTT of n slices, counted ones, into h. */
+static void
+bloat_self_add(struct lathist *h, const struct gb_interval *iv, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n && i < GB_MAX_INTERVALS; i++)
+		if (iv[i].has_tcp && !iv[i].omitted && iv[i].rtt_us != 0)
+			lathist_add(h, (uint64_t)iv[i].rtt_us * 1000);
+}
+
+/*
+ * The self probes' trimmed mean in ms from the loaded test's slices,
+ * this end's and the listener's, both directions; NAN without any.
+ */
+static double
+bloat_self_series(const struct gb_result *l, unsigned long long *n)
+{
+	struct lathist h;	/* 9 KiB */
+
+	lathist_init(&h);
+	bloat_self_add(&h, l->intervals, l->nintervals);
+	bloat_self_add(&h, l->peer_intervals, l->npeer_intervals);
+	bloat_self_add(&h, l->rintervals, l->nrintervals);
+	bloat_self_add(&h, l->rpeer_intervals, l->nrpeer_intervals);
+	*n = h.count;
+	return h.count > 0 ? lathist_trimmed_mean(&h, BLOAT_TRIM_PCT) / 1e6 :
+	    NAN;
+}
+
 void
 bloat_from_results(struct bloat_run *run)
 {
 	const struct gb_result *l = run->loaded;
 	struct bloat_in in;
-	double rtt = 0;
+	double rtt = 0, series;
 	unsigned n = 0;
 
 	run->ok = 0;
@@ -160,7 +190,8 @@ bloat_from_results(struct bloat_run *run)
 	    &run->loaded_loss);
 	in.idle = &run->idle->latency;
 	in.loaded = &l->probe.latency;
-	in.self_ms = n > 0 ? rtt / n / 1000 : NAN;
+	series = bloat_self_series(l, &run->self_samples);
+	in.self_ms = !isnan(series) ? series : n > 0 ? rtt / n / 1000 : NAN;
 	in.rate_bps = l->params.bidir ? NAN : run->load_mbps * 1e6;
 	run->ok = bloat_compute(&in, &run->f, run->error,
 	    sizeof(run->error)) == 0;

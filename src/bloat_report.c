@@ -194,7 +194,7 @@ bloat_report_text(FILE *fp, const struct bloat_report *b)
 		bloat_row(fp, b, &b->runs[i]);
 	fprintf(fp, "(ms; loaded: the probes beside the load; added: loaded "
 	    "P50 - idle P50; queue: added x the load's rate; self RTT: the "
-	    "load's TCP_INFO)\n");
+	    "load's TCP_INFO RTT, trimmed mean of 0.25 s samples)\n");
 	bloat_losses(fp, b);
 	bloat_verdict(v, sizeof(v), b);
 	fprintf(fp, "verdict: %s\n", v);

@@ -69,6 +69,8 @@ bloat_run_json(const struct bloat_run *r)
 		json_object_set_new(o, "queue_bytes",
 		    bloat_num(f->queue_bytes));
 		json_object_set_new(o, "self_rtt_ms", bloat_num(f->self_ms));
+		json_object_set_new(o, "self_samples",
+		    json_integer((json_int_t)r->self_samples));
 		json_object_set_new(o, "rpm", bloat_rpm_json(f));
 		json_object_set_new(o, "grade",
 		    json_string(bloat_grade_name(f->grade)));

@@ -30,14 +30,21 @@ struct underload {
 	int				 progress;
 };
 
-/* --plot: the tests' slices, of this or of a shorter -T; else none. */
+/*
+ * The tests' slices, of this or of a shorter -T, and longer where the
+ * slices of a long -T would not all be kept: the loaded test's always
+ * (the self probes), the idle one's for --plot.
+ */
 static uint32_t
-underload_slice_ms(const struct gb_opts *o, uint32_t duration_ms)
+underload_slice_ms(const struct gb_opts *o, uint32_t duration_ms, int loaded)
 {
-	if (o->plot_path == NULL)
+	uint32_t ms = UNDERLOAD_SLICE_MS;
+
+	if (o->plot_path == NULL && !loaded)
 		return 0;
-	return duration_ms < UNDERLOAD_SLICE_MS ? duration_ms :
-	    UNDERLOAD_SLICE_MS;
+	if (duration_ms / ms >= GB_MAX_INTERVALS - 1)
+		ms = duration_ms / (GB_MAX_INTERVALS - 1) + 1;
+	return duration_ms < ms ? duration_ms : ms;
 }
 
 /* One test of a phase with run's params, into r. */
@@ -74,7 +81,7 @@ underload_phase(struct underload *u, struct bloat_run *run, char *err,
 	u->run->params.duration_ms = load->duration_ms < UNDERLOAD_IDLE_MS ?
 	    load->duration_ms : UNDERLOAD_IDLE_MS;
 	u->run->params.interval_ms = underload_slice_ms(u->o,
-	    u->run->params.duration_ms);
+	    u->run->params.duration_ms, 0);
 	rc = underload_test(u, what, run->idle, run->error,
 	    sizeof(run->error));
 	if (rc == CLIENT_OK) {
@@ -82,7 +89,7 @@ underload_phase(struct underload *u, struct bloat_run *run, char *err,
 		    bloat_phase_name(run->phase));
 		bloat_phase_params(load, run->phase, &u->run->params);
 		u->run->params.interval_ms = underload_slice_ms(u->o,
-		    load->duration_ms);
+		    load->duration_ms, 1);
 		rc = underload_test(u, what, run->loaded, run->error,
 		    sizeof(run->error));
 	}

@@ -241,6 +241,51 @@ test_from_results(void **state)
 	assert_near(run.load_mbps, 140, 1e-12);
 	assert_near(run.f.self_ms, 30, 1e-12);
 	assert_true(isnan(run.f.queue_bytes));
+	assert_int_equal(run.self_samples, 0);
+}
+
+/*
+ * The self probes as a series: the sending ends' slices, this end's and
+ * the listener's, both ways, not those of the omit nor those without
+ * TCP figures; 19 of 20 ms and one of 40 ms: the lowest 95 % are the 20
+ * ms ones (at their bucket's middle, within 3.125 %).
+ */
+static void
+test_self_series(void **state)
+{
+	static struct gb_result idle, loaded;
+	struct bloat_run run = { .idle = &idle, .loaded = &loaded };
+	unsigned i;
+
+	(void)state;
+	memset(&idle, 0, sizeof(idle));
+	memset(&loaded, 0, sizeof(loaded));
+	idle.has_latency = 1;
+	lathist_init(&idle.latency);
+	fill(&idle.latency, 1 * MS, 10);
+	loaded.probe.has = 1;
+	lathist_init(&loaded.probe.latency);
+	fill(&loaded.probe.latency, 21 * MS, 10);
+	loaded.sender.has = loaded.receiver.has = 1;
+	loaded.sender.tcp.has = 1;
+	loaded.sender.tcp.rtt_us = 90000;	/* the end's: not used */
+	for (i = 0; i < 10; i++) {
+		loaded.intervals[i].has_tcp = 1;
+		loaded.intervals[i].rtt_us = 20000;
+		loaded.rpeer_intervals[i].has_tcp = 1;
+		loaded.rpeer_intervals[i].rtt_us = i == 9 ? 40000 : 20000;
+	}
+	loaded.intervals[10].has_tcp = 1;
+	loaded.intervals[10].omitted = 1;
+	loaded.intervals[10].rtt_us = 500000;
+	loaded.intervals[11].rtt_us = 500000;	/* no has_tcp */
+	loaded.nintervals = 12;
+	loaded.nrpeer_intervals = 10;
+	bloat_from_results(&run);
+	assert_true(run.ok);
+	assert_int_equal(run.self_samples, 20);
+	assert_near(run.f.self_ms, 20, 20 * 0.03125);
+	assert_true(run.f.has_rpm);
 }
 
 /* --probe-rate: UDP probes, paced, with slots for a timeout's worth. */
@@ -429,6 +474,7 @@ main(void)
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_probe_params),
 		cmocka_unit_test(test_from_results),
+		cmocka_unit_test(test_self_series),
 		cmocka_unit_test(test_udp_probe_params),
 		cmocka_unit_test(test_udp_loss),
 		cmocka_unit_test(test_udp_report),

@@ -97,6 +97,12 @@ struct bloat_run {
 	double			 load_mbps;	/* both directions' with both */
 	struct bloat_figures	 f;
 	struct bloat_loss	 idle_loss, loaded_loss;
+	/*
+	 * The self probes: the load's sending ends' TCP RTT at the end of
+	 * each slice after the omit (both directions' with both), their
+	 * trimmed mean the self time; 0: no slices, the RTT at the end.
+	 */
+	unsigned long long	 self_samples;
 	struct gb_result	*idle;		/* the probes alone */
 	struct gb_result	*loaded;	/* the load and its probes */
 };
