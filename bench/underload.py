@@ -12,7 +12,8 @@ egresses; made for the run, removed after (also on failure or ^C).
 
 Cases, each round in a different order:
   upload  gigebench --under-load --phases upload -P 4 -C cubic: its TCP
-          probes, idle and beside the load;
+          probes, idle and beside the load; the same with --probe-rate
+          100 (gigebench-udp: UDP probes every 10 ms, as irtt's below);
           irtt (UDP, one packet every 10 ms) beside the same load
           (gigebench -t -P 4 -C cubic), from 3 s into it for -T s, and
           alone for the idle figure;
@@ -98,11 +99,11 @@ def pct(v, p):
     return v[k]
 
 
-def gigebench(phase, seconds):
+def gigebench(phase, seconds, extra=()):
     out = subprocess.run(in_ns(NA, [GB, "-t", ADDR_B, "-p", "5400",
                                     "--under-load", "--phases", phase,
                                     "-P", "4", "-C", "cubic", "-T",
-                                    str(seconds), "--json"]),
+                                    str(seconds), "--json"] + list(extra)),
                          capture_output=True, text=True, timeout=120)
     ph = json.loads(out.stdout)["under_load"]["phases"][0]
     if not ph["ok"]:
@@ -226,6 +227,8 @@ def main():
         time.sleep(1)
         cases = [("upload", "gigebench", lambda: gigebench("upload",
                                                            a.seconds)),
+                 ("upload", "gigebench-udp", lambda: gigebench(
+                     "upload", a.seconds, ("--probe-rate", "100"))),
                  ("upload", "irtt", lambda: irtt(a.seconds, tmp)),
                  ("both", "gigebench", lambda: gigebench("both", a.seconds)),
                  ("both", "iperf2", lambda: iperf2(a.seconds))]
@@ -244,7 +247,7 @@ def main():
         for p in procs:
             p.kill()
         bed_down()
-    print("%-7s %-9s %6s %9s %9s %9s %9s %9s" % (
+    print("%-7s %-13s %6s %9s %9s %9s %9s %9s" % (
         "case", "tool", "rounds", "idle P50", "P50", "P90", "P99", "added"))
     table = []
     for (case, tool), rs in sorted(runs.items()):
@@ -261,7 +264,7 @@ def main():
                         row["idle_p50"] is not None else None)
         table.append(row)
         f = lambda v: "%9.3f" % v if v is not None else "%9s" % "-"
-        print("%-7s %-9s %6d %s %s %s %s %s" % (
+        print("%-7s %-13s %6d %s %s %s %s %s" % (
             case, tool, len(ok), f(row["idle_p50"]), f(row["p50"]),
             f(row["p90"]), f(row["p99"]), f(row["added"])))
     if a.json:
