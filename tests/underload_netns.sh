@@ -39,10 +39,11 @@
 #     -R 150m) to the 100 Mbit/s tbf of 1 MiB.  The probes lost, idle
 #     and loaded, are that tbf's drops (within 5 + 2 %: a hello or an
 #     end datagram of the probe flows is marked too), and the load's
-#     rate is the bottleneck's, within 10 %;
+#     rate is the bottleneck's, within 10 %; the probes' answers come
+#     back marked EF too (a capture on R's way to A);
 # and that its namespaces are gone at the end.  Prints "ok"/"FAIL" per
 # check and "N passed, M failed"; without root "# SKIP <reason>" (a
-# failure under CI: tests/lib/skip.sh).  About 45 s.
+# failure under CI: tests/lib/skip.sh).  About 55 s.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -206,8 +207,16 @@ if [ "$rc" -ne 0 ]; then
 	fail "the loss bed: htb, tbf and a u32 filter on R (exit $rc)"
 else
 	CC=()	# -u: no congestion control
+	ip netns exec "$NR" tcpdump -i ra -nn -s 96 -w "$TMP/loss.pcap" \
+	    'udp and ip[1] & 0xfc == 0xb8' 2>"$TMP/tcpdump-loss.err" &
+	DUMP=$!
+	sleep 0.5
 	run loss --phases upload -u -R 150m -T 3 --probe-rate 200 \
 	    --probe-tos EF || rc=$?
+	sleep 0.3
+	kill "$DUMP" 2>/dev/null || true
+	wait "$DUMP" 2>/dev/null || true
+	tcpdump -nn -r "$TMP/loss.pcap" 2>/dev/null >"$TMP/loss.txt" || true
 	tc -n "$NR" -s -j qdisc show dev rb >"$TMP/loss.tc" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		fail "the loss bed's run (exit $rc: $(head -c 300 \
@@ -387,6 +396,13 @@ else:
           "lost: %.1f %%" % ll["loss_pct"])
     check(86 <= loss["load_mbps"] <= 105, "7. the UDP load's rate is the "
           "bottleneck's: %.1f Mbit/s" % loss["load_mbps"])
+    # The answers B -> A, UDP of 40 bytes, marked EF (the capture's filter).
+    back = sum(1 for line in open(tmp + "/loss.txt")
+               if re.search(r"IP 198\.18\.2\.1\.\d+ > 198\.18\.1\.1\.\d+: "
+                            r"UDP, length 40", line))
+    answered = il["requests"] - il["lost"] + ll["requests"] - ll["lost"]
+    check(back >= 0.9 * answered, "7. the UDP probes' answers come back "
+          "marked EF: %d on the wire for %d answered" % (back, answered))
 PYEOF
 judge "$TMP/judge.py" "--under-load's beds" "$TMP"
 cleanup
