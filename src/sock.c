@@ -8,12 +8,14 @@
  * then IP_TOS is the one that counts: both are set, and the one of the
  * peer's family is read back.
  */
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -110,6 +112,28 @@ sock_set_rcvlowat(int fd, uint32_t bytes)
 	    getsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &v, &len) == -1 || v < 0)
 		return 0;
 	return (uint32_t)v;
+}
+
+static uint64_t
+sock_queued(int fd, unsigned long req)
+{
+	int n;
+
+	if (ioctl(fd, req, &n) == -1 || n < 0)
+		return 0;
+	return (uint64_t)n;
+}
+
+uint64_t
+sock_inq(int fd)
+{
+	return sock_queued(fd, SIOCINQ);
+}
+
+uint64_t
+sock_outq(int fd)
+{
+	return sock_queued(fd, SIOCOUTQ);
 }
 
 /*

@@ -26,6 +26,11 @@
 #     has no fq_codel, so tbf's own limit is the short queue): loaded P99
 #     at most idle P99 + twice the queue's 2.6 ms + 1 ms;
 #  5. the verdicts: "high" on the deep queue, not "high" on the short;
+#     and each deep phase's load, counted after its 3 s --omit, at most
+#     what the link carries (100 Mbit/s x 1448 / 1514 of a frame is
+#     payload: 95.6, and 1 % for tbf's burst), its two ends within 2 %
+#     of each other (each end counts where the bytes are, not what its
+#     socket buffers hold: xfer_tick.c);
 #  6. UDP probes (--probe-rate 100) beside the same TCP load on the deep
 #     queue: their added delay is 83.9 ms within 20 % as well, and they
 #     were sent on schedule (100 a second for -T); and probes with a
@@ -310,6 +315,13 @@ for ph, dev in (("upload", "rb"), ("download", "ra")):
               ph, p.get("probe_tos")))
     check(p["grade"] == "high", "5. deep %s: graded high: %s" % (
         ph, p["grade"]))
+    res = p["loaded_test"]["result"]
+    snd, rcv = res["sender"]["mbps"], res["receiver"]["mbps"]
+    check(80 <= p["load_mbps"] <= 95.6 * 1.01 and
+          abs(snd - rcv) <= 0.02 * rcv,
+          "5. deep %s: the load after its --omit %.2f Mbit/s, at most the "
+          "link's 95.6 (+1 %%), its sender's %.2f and receiver's %.2f "
+          "within 2 %%" % (ph, p["load_mbps"], snd, rcv))
 
 # tcpdump's lines: "... IP 198.18.1.1.40000 > 198.18.2.1.5330: ... length 1"
 req = ans = load = 0

@@ -85,6 +85,10 @@ int	sock_set_timeouts(int fd, int ms);
 int	sock_set_rcvtimeo(int fd, int ms);
 /* SO_RCVLOWAT, and the value read back (TCP caps it), 0 if unknown. */
 uint32_t sock_set_rcvlowat(int fd, uint32_t bytes);
+/* Bytes arrived but not yet read (SIOCINQ); 0 if unknown. */
+uint64_t sock_inq(int fd);
+/* Bytes written but not yet acknowledged (SIOCOUTQ); 0 if unknown. */
+uint64_t sock_outq(int fd);
 /*
  * A control connection: TCP keepalive probes sized so that a peer that
  * stops answering is dropped within about silent_ms (TCP_KEEPIDLE half of
