@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@
 #include "base/monotime.h"
 #include "host/mtu.h"
 #include "host/sock.h"
-#include "data/dgram.h"
 #include "data/xfer.h"
 #include "wire/auth.h"
 
@@ -124,8 +122,8 @@ hello(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 }
 
 /* Data stream i's end: -B, --bind-dev, and --cport + i. */
-static const struct sock_local *
-data_local(const struct client *c, unsigned i, struct sock_local *l)
+const struct sock_local *
+client_data_local(const struct client *c, unsigned i, struct sock_local *l)
 {
 	const struct role_config *o = &c->cfg->role;
 
@@ -160,84 +158,6 @@ crr_config(struct client *c, const struct sock_addr *a, unsigned i,
 	}
 	c->crr.msg[i] = (const char *)c->crr_msg[i];
 	return CLIENT_OK;
-}
-
-/* -u: every stream's hello datagram, again each UDP_HELLO_MS. */
-#define UDP_HELLO_MS	100
-
-static int
-udp_hellos(struct client *c, char *err, size_t errlen)
-{
-	struct dgram_hdr h = { .kind = DGRAM_HELLO };
-	uint8_t buf[DGRAM_HDR_LEN];
-	unsigned i;
-
-	memcpy(h.token, c->dg_token, sizeof(h.token));
-	for (i = 0; i < params_conns(c->p); i++) {
-		if (!params_conn_udp(c->p, i))
-			continue;
-		h.stream = (uint16_t)i;
-		h.send_ns = monotime_ns();
-		dgram_encode(&h, buf);
-		if (send(c->fds[i], buf, sizeof(buf), MSG_NOSIGNAL) == -1 &&
-		    errno != ECONNREFUSED && errno != ENOBUFS) {
-			snprintf(err, errlen, "%s: UDP hello of stream %u: %s",
-			    c->cfg->host, i, strerror(errno));
-			return CLIENT_FAILED;
-		}
-	}
-	return CLIENT_OK;
-}
-
-/*
- * -u, the UDP probes: their sockets, connected to the listener's port
- * (udp_start has them present the token).
- */
-static int
-udp_streams(struct client *c, struct sock_addr *a, const char *token,
-    char *err, size_t errlen)
-{
-	struct gb_params probe;
-	struct sock_local l;
-	unsigned i;
-
-	if (auth_unhex(token, c->dg_token, sizeof(c->dg_token)) == -1) {
-		snprintf(err, errlen, "%s sent a token that is not hex",
-		    c->cfg->host);
-		return CLIENT_FAILED;
-	}
-	for (i = 0; i < params_conns(c->p); i++)
-		if (params_conn_udp(c->p, i) &&
-		    (c->fds[i] = sock_udp_connect(a, data_local(c, i, &l),
-		    params_conn_params(c->p, i, &probe),
-		    params_conn_tx(c->p, i, c->is_tx), err, errlen)) == -1)
-			return CLIENT_FAILED;
-	return CLIENT_OK;
-}
-
-/*
- * Each UDP socket presents the token in a hello datagram until the
- * listener has every stream and says start (a hello can be lost: they
- * are sent again).
- */
-static int
-udp_start(struct client *c, struct proto_msg *m, char *err, size_t errlen)
-{
-	int64_t deadline = monotime_ms() + GB_HANDSHAKE_MS;
-	struct pollfd pfd = { .fd = c->ctl, .events = POLLIN };
-	int rc;
-
-	do {
-		if ((rc = udp_hellos(c, err, errlen)) != CLIENT_OK)
-			return rc;
-		if (poll(&pfd, 1, UDP_HELLO_MS) == 1)
-			return client_expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err,
-			    errlen);
-	} while (monotime_ms() < deadline);
-	snprintf(err, errlen, "%s did not start the UDP test within %d ms "
-	    "(are UDP datagrams to port %u blocked?)", c->cfg->host,
-	    GB_HANDSHAKE_MS, c->cfg->role.port);
-	return CLIENT_FAILED;
 }
 
 /*
@@ -286,12 +206,12 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 	if ((rc = client_nofile(c, err, errlen)) != CLIENT_OK)
 		goto out;
 	if (params_any_udp(c->p) &&
-	    (rc = udp_streams(c, a, token, err, errlen)) != CLIENT_OK)
+	    (rc = client_udp_streams(c, a, token, err, errlen)) != CLIENT_OK)
 		goto out;
 	for (i = 0; i < params_conns(c->p); i++) {
 		if (params_conn_udp(c->p, i))
 			continue;
-		c->fds[i] = sock_connect(a, data_local(c, i, &l),
+		c->fds[i] = sock_connect(a, client_data_local(c, i, &l),
 		    params_conn_params(c->p, i, &probe),
 		    params_conn_tx(c->p, i, c->is_tx), GB_HANDSHAKE_MS, err,
 		    errlen);
@@ -307,7 +227,7 @@ handshake(struct client *c, struct sock_addr *a, char *err, size_t errlen)
 		    (rc = client_send(c, m, c->fds[i], err, errlen)) != CLIENT_OK)
 			goto out;
 	}
-	rc = params_any_udp(c->p) ? udp_start(c, m, err, errlen) :
+	rc = params_any_udp(c->p) ? client_udp_start(c, m, err, errlen) :
 	    client_expect(c, PROTO_START, m, GB_HANDSHAKE_MS, err, errlen);
 out:
 	free(m);

@@ -74,5 +74,16 @@ void	client_flush_intervals(struct client *);
 int	client_nofile(struct client *, char *err, size_t errlen);
 /* Every flow's figures to cfg->flows_cb (--flow-csv), both halves. */
 void	client_flows(struct client *, int partial);
+/* Data stream i's end: -B, --bind-dev, and --cport + i, into l. */
+const struct sock_local *client_data_local(const struct client *,
+	    unsigned i, struct sock_local *l);
+/*
+ * client_udp.c: the UDP streams' sockets (token: the listener's, hex),
+ * then their hellos until the listener says start (into m).
+ */
+int	client_udp_streams(struct client *, struct sock_addr *,
+	    const char *token, char *err, size_t errlen);
+int	client_udp_start(struct client *, struct proto_msg *, char *err,
+	    size_t errlen);
 
 #endif /* GB_CLIENT_STATE_H */

@@ -514,14 +514,6 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 	case OPT_BIDIR:
 		o->params.bidir = 1;
 		break;
-	case OPT_UNDER_LOAD:
-		o->under_load = 1;
-		break;
-	case OPT_PROBE_CRR:
-		o->params.probe_crr = 1;
-		snprintf(st->underload_only, sizeof(st->underload_only), "%s",
-		    st->name);
-		break;
 	case OPT_ALLOW_MTU:
 		o->allow_mtu = 1;
 		break;
@@ -538,7 +530,8 @@ opts_flag(struct gb_opts *o, struct opts_state *st, int ch, const char *arg)
 		return opts_error(st, "the classic ttcp takes the whole command "
 		    "line: see gigebench --ttcp --help");
 	default:
-		return opts_data_flag(o, st, ch) == 0 ? OPTS_OK :
+		return opts_data_flag(o, st, ch) == 0 ||
+		    opts_underload_flag(o, st, ch) == 0 ? OPTS_OK :
 		    opts_value(o, st, ch, arg);
 	}
 	return OPTS_OK;

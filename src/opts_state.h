@@ -104,6 +104,8 @@ int	opts_value(struct gb_opts *, struct opts_state *, int ch,
 	    const char *arg);
 /* opts_underload.c: --phases' list; --under-load's combinations. */
 int	opts_phases(struct gb_opts *, struct opts_state *, const char *arg);
+/* --under-load, --probe-crr: 0; -1 for any other option. */
+int	opts_underload_flag(struct gb_opts *, struct opts_state *, int ch);
 int	opts_underload_check(struct gb_opts *, struct opts_state *);
 /* opts_check.c: the combinations, once the whole line is read. */
 int	opts_check(struct gb_opts *, struct opts_state *);

@@ -47,6 +47,21 @@ opts_phases(struct gb_opts *o, struct opts_state *st, const char *arg)
 	return OPTS_OK;
 }
 
+int
+opts_underload_flag(struct gb_opts *o, struct opts_state *st, int ch)
+{
+	if (ch == OPT_UNDER_LOAD) {
+		o->under_load = 1;
+		return 0;
+	}
+	if (ch != OPT_PROBE_CRR)
+		return -1;
+	o->params.probe_crr = 1;
+	snprintf(st->underload_only, sizeof(st->underload_only), "%s",
+	    st->name);
+	return 0;
+}
+
 /* What --under-load runs its phases with, in this version. */
 static const char *
 opts_underload_conflict(const struct gb_opts *o)

@@ -8,14 +8,12 @@
  * then IP_TOS is the one that counts: both are set, and the one of the
  * peer's family is read back.
  */
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
-#include <linux/sockios.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -112,28 +110,6 @@ sock_set_rcvlowat(int fd, uint32_t bytes)
 	    getsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &v, &len) == -1 || v < 0)
 		return 0;
 	return (uint32_t)v;
-}
-
-static uint64_t
-sock_queued(int fd, unsigned long req)
-{
-	int n;
-
-	if (ioctl(fd, req, &n) == -1 || n < 0)
-		return 0;
-	return (uint64_t)n;
-}
-
-uint64_t
-sock_inq(int fd)
-{
-	return sock_queued(fd, SIOCINQ);
-}
-
-uint64_t
-sock_outq(int fd)
-{
-	return sock_queued(fd, SIOCOUTQ);
 }
 
 /*
@@ -571,25 +547,6 @@ sock_endpoints(int fd, struct gb_endpoints *e)
 	memset(&ss, 0, sizeof(ss));
 	if (getpeername(fd, (struct sockaddr *)&ss, &len) == 0)
 		sock_endpoint_str(&ss, len, e->remote, sizeof(e->remote));
-}
-
-static uint32_t
-sock_buf_get(int fd, int opt)
-{
-	socklen_t len = sizeof(int);
-	int v;
-
-	return getsockopt(fd, SOL_SOCKET, opt, &v, &len) == 0 && v > 0 ?
-	    (uint32_t)v : 0;
-}
-
-void
-sock_bufs_now(int fd, struct gb_sockbuf *snd, struct gb_sockbuf *rcv)
-{
-	if ((snd->final = sock_buf_get(fd, SO_SNDBUF)) > snd->peak)
-		snd->peak = snd->final;
-	if ((rcv->final = sock_buf_get(fd, SO_RCVBUF)) > rcv->peak)
-		rcv->peak = rcv->final;
 }
 
 uint64_t
