@@ -27,7 +27,8 @@ static const char bloat_csv_header[] =
     "idle_trimmed_ms,loaded_count,loaded_p50_ms,loaded_p90_ms,"
     "loaded_p99_ms,loaded_trimmed_ms,added_delay_ms,queue_bytes,"
     "self_rtt_ms,rpm,foreign_rpm,self_rpm,grade,probe_tos,probes,omit_s,"
-    "duration_s,error,probe_kind,probe_rate,idle_requests,idle_lost,loaded_requests,"
+    "duration_s,error,probe_kind,probe_rate,idle_requests,idle_lost,"
+    "loaded_requests,"
     "loaded_lost,loaded_loss_pct";
 
 /* ",v", or "," when v is not known (or known is 0). */

@@ -269,9 +269,14 @@ bounds_deadline_ms(const struct gb_bounds *l, const struct gb_params *p)
 
 	if (ms > l->max_duration_ms)
 		ms = l->max_duration_ms;
-	/* -u --rr: the asker's last requests may each wait a timeout. */
+	/*
+	 * -u --rr: the asker's last requests may each wait a timeout; so
+	 * may the UDP probes' (--probe-rate) beside any load.
+	 */
 	if (p->udp && p->rr)
 		ms += 2 * (uint64_t)params_rr_timeout_ms(p->rr_timeout_ms);
+	else if (p->probes != 0 && p->probe_rate != 0)
+		ms += 2 * (uint64_t)GB_PROBE_TIMEOUT_MS;
 	return ms + l->silent_ms;
 }
 

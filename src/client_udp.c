@@ -77,7 +77,8 @@ client_udp_streams(struct client *c, struct sock_addr *a, const char *token,
  * are sent again).
  */
 int
-client_udp_start(struct client *c, struct proto_msg *m, char *err, size_t errlen)
+client_udp_start(struct client *c, struct proto_msg *m, char *err,
+    size_t errlen)
 {
 	int64_t deadline = monotime_ms() + GB_HANDSHAKE_MS;
 	struct pollfd pfd = { .fd = c->ctl, .events = POLLIN };

@@ -299,8 +299,8 @@ params_probes_check(const struct gb_params *p, char *err, size_t errlen)
 	const char *no = NULL;
 
 	if (p->probes == 0 && (p->probe_rate != 0 || p->probe_crr)) {
-		snprintf(err, errlen, "a probe %s needs probes (--under-load)",
-		    p->probe_crr ? "connection a transaction" : "rate");
+		snprintf(err, errlen, "%s needs probes (--under-load)",
+		    p->probe_crr ? "--probe-crr" : "--probe-rate");
 		return -1;
 	}
 	if (p->probes == 0)
@@ -314,7 +314,7 @@ params_probes_check(const struct gb_params *p, char *err, size_t errlen)
 	if (p->rr)
 		no = "--rr or --crr (the load is a stream)";
 	else if (p->probe_crr && p->probe_rate != 0)
-		no = "both a probe rate (UDP) and a connection a probe (TCP)";
+		no = "both --probe-rate (UDP) and --probe-crr (TCP)";
 	else if (p->nbuf != 0)
 		no = "-n (the probes run for -T)";
 	else if (p->capture)

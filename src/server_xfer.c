@@ -103,8 +103,11 @@ session_crr(struct session *ss, struct session_arg *a)
 	if (m->stream >= load ? xfer_crr_give(xfer_probes(ss->x),
 	    m->stream - load, fd) == -1 : xfer_crr_give(ss->x, m->stream,
 	    fd) == -1) {
-		snprintf(err, sizeof(err), "--crr connection for stream %u "
-		    "while its last one waits: closed", m->stream);
+		snprintf(err, sizeof(err), "%s connection for %s %u while "
+		    "its last one waits: closed", m->stream >= load ?
+		    "--probe-crr" : "--crr", m->stream >= load ? "probe" :
+		    "stream", m->stream >= load ? m->stream - load :
+		    m->stream);
 		server_log(ss->srv, 1, ss->result->peer, err);
 		close(fd);
 	}

@@ -34,9 +34,10 @@
  * answers (irtt's isochronous probes; one late by less than a gap keeps
  * the schedule, one later starts it again), and the asker waits for an
  * answer at most until the next is due (ppoll; on a non-blocking socket
- * STREAM_WANT_TIME).  --omit: its answers are not counted (rr_done),
- * nor its requests and losses (requests0, lost0, late0, taken when the
- * asker first sees the omit over).
+ * STREAM_WANT_TIME).  --omit: the answers that come in it are not
+ * counted (rr_done), nor its requests answered or lost in it (requests0,
+ * lost0, taken when the asker first sees the omit over: those then in
+ * flight are the measured part's, answered or lost).
  */
 #include <sys/socket.h>
 
@@ -126,9 +127,12 @@ rr_dg_omit_seen(struct stream_rr *rr)
 	    atomic_load_explicit(&rr->omitting, memory_order_relaxed))
 		return;
 	rr->omit_seen = 1;
-	rr->requests0 = rr->slots->requests;
+	/*
+	 * Those in flight now are the window's: their answers count (the
+	 * omit is over when they come, rr_done) or they are lost in it.
+	 */
+	rr->requests0 = rr->slots->requests - rr->slots->inflight;
 	rr->lost0 = rr->slots->lost;
-	rr->late0 = rr->slots->late;
 }
 
 static int
@@ -245,7 +249,8 @@ rr_dg_await(struct stream_io *io, int refill)
 	ssize_t n;
 	int idle;
 
-	if (rr->gap_ns != 0 && !io->nonblock && rr_dg_wait(io, refill) == 0) {
+	if (rr->gap_ns != 0 && !io->nonblock &&
+	    ((n = rr_dg_wait(io, refill)) == 0 || (n == -1 && errno == EINTR))) {
 		rrslots_expire(rr->slots, monotime_ns());
 		return 0;
 	}

@@ -36,15 +36,17 @@ struct underload {
  * (the self probes), the idle one's for --plot.
  */
 static uint32_t
-underload_slice_ms(const struct gb_opts *o, uint32_t duration_ms, int loaded)
+underload_slice_ms(const struct gb_opts *o, const struct gb_params *p,
+    int loaded)
 {
+	uint64_t all = (uint64_t)p->omit_ms + p->duration_ms;
 	uint32_t ms = UNDERLOAD_SLICE_MS;
 
 	if (o->plot_path == NULL && !loaded)
 		return 0;
-	if (duration_ms / ms >= GB_MAX_INTERVALS - 1)
-		ms = duration_ms / (GB_MAX_INTERVALS - 1) + 1;
-	return duration_ms < ms ? duration_ms : ms;
+	if (all / ms >= GB_MAX_INTERVALS - 1)
+		ms = (uint32_t)(all / (GB_MAX_INTERVALS - 1) + 1);
+	return p->duration_ms < ms ? p->duration_ms : ms;
 }
 
 /* One test of a phase with run's params, into r. */
@@ -81,7 +83,7 @@ underload_phase(struct underload *u, struct bloat_run *run, char *err,
 	u->run->params.duration_ms = load->duration_ms < UNDERLOAD_IDLE_MS ?
 	    load->duration_ms : UNDERLOAD_IDLE_MS;
 	u->run->params.interval_ms = underload_slice_ms(u->o,
-	    u->run->params.duration_ms, 0);
+	    &u->run->params, 0);
 	rc = underload_test(u, what, run->idle, run->error,
 	    sizeof(run->error));
 	if (rc == CLIENT_OK) {
@@ -89,7 +91,7 @@ underload_phase(struct underload *u, struct bloat_run *run, char *err,
 		    bloat_phase_name(run->phase));
 		bloat_phase_params(load, run->phase, &u->run->params);
 		u->run->params.interval_ms = underload_slice_ms(u->o,
-		    load->duration_ms, 1);
+		    &u->run->params, 1);
 		rc = underload_test(u, what, run->loaded, run->error,
 		    sizeof(run->error));
 	}

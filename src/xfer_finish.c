@@ -129,7 +129,6 @@ xfer_probe_figures(const struct xfer *x, struct gb_probe *pr)
 			continue;
 		pr->requests += rr->slots->requests - rr->requests0;
 		pr->lost += rr->slots->lost - rr->lost0;
-		pr->late += rr->slots->late - rr->late0;
 	}
 	for (i = 0; i < x->niv && i < GB_MAX_INTERVALS; i++) {
 		pr->slices[i].omitted = x->iv[i].omitted;

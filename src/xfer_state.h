@@ -28,6 +28,7 @@ struct stream {
 	struct tcpinfo_sample	 ti;
 	/* --omit: the counts as it ended, which the figures leave out. */
 	uint64_t		 bytes0, calls0;
+	uint64_t		 seen;		/* xfer_flow_bytes' last */
 	struct tcpinfo_sample	 ti0;
 	char			 error[200];
 };
@@ -138,7 +139,7 @@ void	xfer_omit_end(struct xfer *, const struct timespec *now);
 void	xfer_sample_interval(struct xfer *, const struct timespec *now,
 	    int final);
 /* The bytes all streams have moved so far. */
-uint64_t xfer_bytes_now(const struct xfer *);
+uint64_t xfer_bytes_now(struct xfer *);
 /* progress_cb's figures now; done: the last, as the test ends. */
 void	xfer_progress(struct xfer *, int done);
 

@@ -87,28 +87,30 @@ xfer_sample_rr(struct xfer *x, struct gb_interval *iv)
  * end, a slice's or a progress line's is where the bytes were, not a
  * buffer or more a flow away from it (on a 100 Mbit/s router with 1 MiB
  * of queue a receiver's rate after --omit 3 read 98.3 Mbit/s, more than
- * the link carries).  The queue is read first: a read or an
- * acknowledgement between the two moves a count the safe way.  At the
- * end all is read and acknowledged: the totals are the counts.
+ * the link carries).  The count is read before the queue: a read, write
+ * or acknowledgement between the two leaves the sum at or below where
+ * the bytes were, never above; and a count never goes back (seen, on
+ * the event loop alone), so no slice is negative.  At the end all is
+ * read and acknowledged: the totals are the counts.
  */
 static uint64_t
-xfer_flow_bytes(const struct xfer *x, const struct stream *s)
+xfer_flow_bytes(const struct xfer *x, struct stream *s)
 {
-	uint64_t q, n;
+	uint64_t q, n, at;
 
-	if (x->p.udp || x->p.rr || !s->opened)
-		return atomic_load_explicit(&s->io.bytes,
-		    memory_order_relaxed);
-	q = x->is_tx ? sock_outq(s->fd) : sock_inq(s->fd);
 	n = atomic_load_explicit(&s->io.bytes, memory_order_relaxed);
-	if (!x->is_tx)
-		return n + q;
-	return n > q ? n - q : 0;
+	if (x->p.udp || x->p.rr || !s->opened)
+		return n;
+	q = x->is_tx ? sock_outq(s->fd) : sock_inq(s->fd);
+	at = !x->is_tx ? n + q : n > q ? n - q : 0;
+	if (at > s->seen)
+		s->seen = at;
+	return s->seen;
 }
 
 /* The bytes all streams have moved so far. */
 uint64_t
-xfer_bytes_now(const struct xfer *x)
+xfer_bytes_now(struct xfer *x)
 {
 	uint64_t total = 0;
 	unsigned i;

@@ -331,17 +331,16 @@ test_udp_probe_params(void **state)
 	load.probes = 0;
 	load.probe_rate = 10;
 	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
-	assert_string_equal(err, "a probe rate needs probes (--under-load)");
+	assert_string_equal(err, "--probe-rate needs probes (--under-load)");
 	load.probe_rate = 0;
 	load.probe_crr = 1;
 	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
-	assert_string_equal(err, "a probe connection a transaction needs "
-	    "probes (--under-load)");
+	assert_string_equal(err, "--probe-crr needs probes (--under-load)");
 	load.probes = 1;
 	load.probe_rate = 10;
 	assert_int_equal(params_check(&load, err, sizeof(err)), -1);
 	assert_string_equal(err, "probes (--under-load) cannot be used with "
-	    "both a probe rate (UDP) and a connection a probe (TCP)");
+	    "both --probe-rate (UDP) and --probe-crr (TCP)");
 	/* Every connection has its slot: at most GB_MAX_FLOWS in all. */
 	load.probe_rate = load.probe_crr = 0;
 	load.udp = 0;

@@ -239,6 +239,12 @@ test_deadline_and_caps(void **state)
 	assert_int_equal(bounds_deadline_ms(&l, &p), 12000);
 	l.silent_ms = 2000;
 	assert_int_equal(bounds_deadline_ms(&l, &p), 4000);
+	/* UDP probes beside a TCP load: their last may wait a timeout. */
+	p.probes = 1;
+	p.probe_rate = 100;
+	assert_int_equal(bounds_deadline_ms(&l, &p), 4000 + 2 *
+	    GB_PROBE_TIMEOUT_MS);
+	p.probes = p.probe_rate = 0;
 	/* -n alone: cut at --max-duration plus the grace. */
 	p.duration_ms = GB_MAX_DURATION_MS;
 	assert_int_equal(bounds_deadline_ms(&l, &p), 302000);

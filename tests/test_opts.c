@@ -491,8 +491,8 @@ static const struct bad_case bad_cases[] = {
 	    "--probe-crr: needs --under-load" },
 	{ { "-t", "h", "--under-load", "--probe-crr", "--probe-rate", "10" },
 	    "--under-load", "", "--under-load: phase upload: probes "
-	    "(--under-load) cannot be used with both a probe rate (UDP) and a "
-	    "connection a probe (TCP)" },
+	    "(--under-load) cannot be used with both --probe-rate (UDP) and "
+	    "--probe-crr (TCP)" },
 	{ { "-t", "h", "--under-load", "--probe-rate", "0" }, "--probe-rate",
 	    "0", "--probe-rate: probe rate is out of range (1-1000): 0" },
 	{ { "-t", "h", "--under-load", "--probe-rate", "1001" },

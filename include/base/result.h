@@ -321,12 +321,12 @@ struct gb_probe {
 	unsigned	streams;
 	/*
 	 * UDP probes (--probe-rate): rate a second a flow; the requests
-	 * sent after the omit, those of them lost (no answer within the
-	 * timeout) and those answered after it (late, among the lost).
+	 * of the measured part (sent after the omit, or in flight at its
+	 * end) and those of them lost (no answer within the timeout).
 	 */
 	int		udp;
 	uint32_t	rate;
-	uint64_t	requests, lost, late;
+	uint64_t	requests, lost;
 	uint64_t	transactions;
 	double		seconds;
 	int		tos;

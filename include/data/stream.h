@@ -198,12 +198,12 @@ struct stream_rr {
 	/*
 	 * -u --rr paced (the UDP probes, rr_rate): a request every gap_ns
 	 * whatever the answers, the next one due at next_ns; the asker's
-	 * requests and losses when it first saw the omit over (omit_seen),
-	 * so that the figures leave the omit out.
+	 * requests (less those in flight) and losses when it first saw the
+	 * omit over (omit_seen), so that the figures leave the omit out.
 	 */
 	uint64_t	 gap_ns, next_ns;
 	int		 omit_seen;
-	uint64_t	 requests0, lost0, late0;
+	uint64_t	 requests0, lost0;
 	struct stream_crr crr;		/* --crr */
 	/*
 	 * --under-load's probes during the load's --omit: answered, in
