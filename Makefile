@@ -338,7 +338,7 @@ check-asan-%:
 # without putting load under a timing check.  The plain checks and the
 # hostile peers run alone (netns_check.sh and sweep_netns.sh hold
 # throughput to 0.5-1 % of a link, hostile.sh holds answers to 1 s), and
-# so do the ASan checks.  Then the fuzz targets, two at a time, each 10 s
+# so do the ASan checks.  Then the fuzz targets, two at a time, each 6 s
 # or 1,000,000 runs (fuzz/fuzz.mk); the option checks, plain and ASan,
 # tests/auth.py (whose only time bound is 6 s per run) and one round of
 # the benchmark (no speed asserted) take the CPU the last target leaves

@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk: libFuzzer targets, included by the top Makefile.  See
 # fuzz/README for what each target feeds and checks.
 #
-#   make fuzz          each target 10 s or 1,000,000 runs, two at a time;
+#   make fuzz          each target 6 s or 1,000,000 runs, two at a time;
 #                      fails on any finding (check-all runs the same
 #                      runs, as fuzz-check-options)
 #   make fuzz-long     each target 10 minutes
@@ -23,7 +23,7 @@
 # the clang package.  Either will do.
 FUZZ_CC		?= $(firstword $(shell command -v clang clang-14 2>/dev/null) clang)
 FUZZ_BUILD	?= build-fuzz
-FUZZ_TIME	?= 10
+FUZZ_TIME	?= 6
 FUZZ_RUNS	?= 1000000
 FUZZ_JOBS	?= 2
 # Slowest first, so that two at a time end together.
