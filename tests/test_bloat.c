@@ -245,6 +245,25 @@ test_from_results(void **state)
 }
 
 /*
+ * idle and loaded, cleared: n_idle probes of 1 ms alone, n_loaded of
+ * 21 ms beside a load whose two ends have figures.
+ */
+static void
+two_tests(struct gb_result *idle, struct gb_result *loaded, unsigned n_idle,
+    unsigned n_loaded)
+{
+	memset(idle, 0, sizeof(*idle));
+	memset(loaded, 0, sizeof(*loaded));
+	idle->has_latency = 1;
+	lathist_init(&idle->latency);
+	fill(&idle->latency, 1 * MS, n_idle);
+	loaded->probe.has = 1;
+	lathist_init(&loaded->probe.latency);
+	fill(&loaded->probe.latency, 21 * MS, n_loaded);
+	loaded->sender.has = loaded->receiver.has = 1;
+}
+
+/*
  * The self probes as a series: the sending ends' slices, this end's and
  * the listener's, both ways, not those of the omit nor those without
  * TCP figures; 19 of 20 ms and one of 40 ms: the lowest 95 % are the 20
@@ -258,15 +277,7 @@ test_self_series(void **state)
 	unsigned i;
 
 	(void)state;
-	memset(&idle, 0, sizeof(idle));
-	memset(&loaded, 0, sizeof(loaded));
-	idle.has_latency = 1;
-	lathist_init(&idle.latency);
-	fill(&idle.latency, 1 * MS, 10);
-	loaded.probe.has = 1;
-	lathist_init(&loaded.probe.latency);
-	fill(&loaded.probe.latency, 21 * MS, 10);
-	loaded.sender.has = loaded.receiver.has = 1;
+	two_tests(&idle, &loaded, 10, 10);
 	loaded.sender.tcp.has = 1;
 	loaded.sender.tcp.rtt_us = 90000;	/* the end's: not used */
 	for (i = 0; i < 10; i++) {
@@ -361,15 +372,7 @@ test_udp_loss(void **state)
 	struct bloat_run run = { .idle = &idle, .loaded = &loaded };
 
 	(void)state;
-	memset(&idle, 0, sizeof(idle));
-	memset(&loaded, 0, sizeof(loaded));
-	idle.has_latency = 1;
-	lathist_init(&idle.latency);
-	fill(&idle.latency, 1 * MS, 200);
-	loaded.probe.has = 1;
-	lathist_init(&loaded.probe.latency);
-	fill(&loaded.probe.latency, 21 * MS, 495);
-	loaded.sender.has = loaded.receiver.has = 1;
+	two_tests(&idle, &loaded, 200, 495);
 	loaded.receiver.mbps = 95;
 	bloat_from_results(&run);	/* TCP probes: no losses */
 	assert_true(run.ok);
@@ -427,20 +430,13 @@ test_udp_report(void **state)
 	unsigned commas = 0;
 
 	(void)state;
-	memset(&idle, 0, sizeof(idle));
-	memset(&loaded, 0, sizeof(loaded));
-	idle.has_latency = 1;
-	lathist_init(&idle.latency);
-	fill(&idle.latency, 1 * MS, 200);
+	two_tests(&idle, &loaded, 200, 495);
 	idle.sender.rr.has_udp = 1;
 	idle.sender.rr.requests = 200;
-	loaded.probe.has = loaded.probe.udp = 1;
+	loaded.probe.udp = 1;
 	loaded.probe.tos = 184;
-	lathist_init(&loaded.probe.latency);
-	fill(&loaded.probe.latency, 21 * MS, 495);
 	loaded.probe.requests = 500;
 	loaded.probe.lost = 5;
-	loaded.sender.has = loaded.receiver.has = 1;
 	loaded.receiver.mbps = 95;
 	bloat_from_results(&run);
 	s = report_of(&b, 0);
